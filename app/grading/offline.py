@@ -1,0 +1,86 @@
+"""The default grader: the pure scoring core with the MiniLM encoder and the shared glossary."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from app.bank.schema import GlossaryTerm, Question
+from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, MisconceptionResult
+from app.grading.embedder import EmbedderUnavailable, get_embedder
+from app.scoring.grade import Point, Rubric, Tuning, grade
+from app.scoring.terms import TermMatcher
+
+log = logging.getLogger(__name__)
+
+
+def rubric_of(question: Question) -> Rubric:
+    return Rubric(
+        prompt=question.prompt,
+        checkpoints=tuple(
+            Point(c.id, c.text, c.weight, c.aliases, c.examples) for c in question.checkpoints
+        ),
+        misconceptions=tuple(
+            Point(m.id, m.text, 1.0, (), m.examples, m.correction) for m in question.misconceptions
+        ),
+    )
+
+
+class _HashEncoder:
+    """Fallback when the MiniLM weights are absent: bag-of-words hashing (clearly weaker)."""
+
+    dim = 512
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        from app.scoring.text import content_words
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in content_words(t):
+                out[i, hash(w) % self.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(norms, 1e-9)
+
+
+class OfflineGrader:
+    name = "offline"
+
+    def __init__(self, glossary: Sequence[GlossaryTerm] = (), *, model_dir: Path | None = None, tuning: Tuning = Tuning()):
+        try:
+            self._encode = get_embedder(model_dir).encode
+            self.encoder_name = "all-MiniLM-L6-v2"
+        except EmbedderUnavailable as err:
+            log.warning("offline grader without sentence embeddings: %s", err)
+            self._encode = _HashEncoder()
+            self.encoder_name = "hashing"
+        self.matcher = TermMatcher.build((t.term, t.variants) for t in glossary)
+        self.tuning = tuning
+        self._rubric = lru_cache(maxsize=512)(rubric_of)
+
+    def grade(self, question: Question, answer: str) -> GradeResult:
+        g = grade(self._rubric(question), answer, encode=self._encode, matcher=self.matcher, tuning=self.tuning)
+        return GradeResult(
+            grader=self.name,
+            score=g.score,
+            checkpoints=[
+                CheckpointResult(
+                    id=c.id,
+                    state=c.state,
+                    strength=c.strength,
+                    evidence=[EvidenceSpan(start=s.start, end=s.end, text=answer[s.start : s.end]) for s in c.evidence],
+                )
+                for c in g.checkpoints
+            ],
+            misconceptions=[
+                MisconceptionResult(
+                    id=m.id,
+                    evidence=[EvidenceSpan(start=s.start, end=s.end, text=answer[s.start : s.end]) for s in m.evidence],
+                )
+                for m in g.misconceptions
+            ],
+            notes=list(g.notes),
+        )

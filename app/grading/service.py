@@ -1,0 +1,187 @@
+"""Attempts and their grading: save first, grade after, never lose an answer.
+
+The database is the source of truth for an attempt's status (pending -> grading ->
+graded | failed). Grading runs on a small thread pool; a claim is an atomic UPDATE, so
+several app processes can share one database. An attempt left 'grading' by a crashed
+process is re-queued at start-up once it is older than ``stale_grading_seconds``.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
+from datetime import timedelta
+
+from sqlalchemy import or_, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, func, select
+
+from app.bank.loader import Bank
+from app.bank.schema import Question
+from app.errors import AnswerRejected, AttemptNotFound, QuestionNotFound
+from app.grading.base import Grader
+from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def get_local_user(session: Session) -> User:
+    """The one user of personal mode; created on first use."""
+    user = session.exec(select(User).where(User.username == LOCAL_USERNAME)).first()
+    if user is None:
+        user = User(username=LOCAL_USERNAME, display_name="You")
+        session.add(user)
+        try:
+            session.commit()
+        except Exception:  # another process created it first
+            session.rollback()
+            user = session.exec(select(User).where(User.username == LOCAL_USERNAME)).one()
+    return user
+
+
+def validate_answer(answer: str, *, max_chars: int) -> str:
+    text = (answer or "").replace("\r\n", "\n").replace("\x00", "").strip()
+    if not text:
+        raise AnswerRejected("The answer is empty. Write (or say) something first.", answer=answer or "")
+    if len(text) > max_chars:
+        raise AnswerRejected(
+            f"The answer is {len(text):,} characters; the limit is {max_chars:,}. "
+            "Shorten it (your text is still in the box) and submit again.",
+            status=413,
+            answer=answer,
+        )
+    return text
+
+
+def create_attempt(session: Session, *, bank: Bank, user: User, data: AttemptCreate, grader: str, max_chars: int) -> Attempt:
+    """Validate and store a new attempt with status pending."""
+    if bank.get(data.question_id) is None:
+        raise QuestionNotFound(f"There is no question with id {data.question_id!r}.")
+    answer = validate_answer(data.answer, max_chars=max_chars)
+    attempt = Attempt(
+        question_id=data.question_id,
+        question_version=bank.version(data.question_id),
+        answer=answer,
+        duration_seconds=data.duration_seconds,
+        source=data.source,
+        user_id=user.id,
+        grader=grader,
+    )
+    session.add(attempt)
+    session.commit()
+    session.refresh(attempt)
+    return attempt
+
+
+def get_attempt(session: Session, attempt_id: str, *, user: User) -> Attempt:
+    attempt = session.get(Attempt, attempt_id) if len(attempt_id) <= 32 else None
+    if attempt is None or attempt.user_id != user.id:
+        raise AttemptNotFound(f"No attempt {attempt_id!r}.")
+    return attempt
+
+
+def list_attempts(session: Session, *, user: User, question_id: str | None = None, limit: int = 50, offset: int = 0) -> tuple[list[Attempt], int]:
+    query = select(Attempt).where(Attempt.user_id == user.id)
+    if question_id:
+        query = query.where(Attempt.question_id == question_id)
+    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    rows = session.exec(query.order_by(col(Attempt.created_at).desc()).offset(offset).limit(limit)).all()
+    return list(rows), total
+
+
+def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str) -> Attempt:
+    if attempt.status in (AttemptStatus.pending, AttemptStatus.grading):
+        return attempt
+    attempt.status = AttemptStatus.pending
+    attempt.grader = grader
+    attempt.error = None
+    session.add(attempt)
+    session.commit()
+    session.refresh(attempt)
+    return attempt
+
+
+class GradingQueue:
+    """Grades attempts off the request path, on a bounded thread pool."""
+
+    def __init__(self, engine: Engine, bank: Bank, grader: Grader, *, workers: int = 2, stale_seconds: int = 300):
+        self.engine, self.bank, self.grader = engine, bank, grader
+        self.stale = timedelta(seconds=stale_seconds)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader")
+
+    def submit(self, attempt_id: str) -> Future:
+        return self._pool.submit(self.run, attempt_id)
+
+    def submit_and_wait(self, attempt_id: str, seconds: float) -> None:
+        """Queue the attempt and wait a moment, so a fast grade is shown without polling."""
+        future = self.submit(attempt_id)
+        try:
+            future.result(timeout=seconds)
+        except FutureTimeout:
+            pass
+
+    def _claim(self, attempt_id: str) -> bool:
+        now = utcnow()
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                update(Attempt)
+                .where(Attempt.id == attempt_id)
+                .where(
+                    or_(
+                        Attempt.status == AttemptStatus.pending,
+                        (Attempt.status == AttemptStatus.grading) & (Attempt.claimed_at < now - self.stale),
+                    )
+                )
+                .values(status=AttemptStatus.grading, claimed_at=now, grade_runs=Attempt.grade_runs + 1)
+            )
+            return res.rowcount == 1
+
+    def run(self, attempt_id: str) -> None:
+        if not self._claim(attempt_id):
+            return  # graded already, or another worker has it
+        with Session(self.engine, expire_on_commit=False) as session:
+            attempt = session.get(Attempt, attempt_id)
+            question = self.bank.get(attempt.question_id)
+            try:
+                if question is None:
+                    raise QuestionNotFound(f"question {attempt.question_id!r} is no longer in the bank")
+                result = self.grader.grade(question, attempt.answer)
+            except Exception as err:  # a failing grader never eats an attempt
+                log.exception("grading attempt %s failed", attempt_id)
+                attempt.status = AttemptStatus.failed
+                attempt.error = f"{type(err).__name__}: {err}"[:2000]
+            else:
+                attempt.status = AttemptStatus.graded
+                attempt.result = result.model_dump(mode="json")
+                attempt.score = result.score
+                attempt.grader = result.grader
+                attempt.error = None
+                attempt.graded_at = utcnow()
+            session.add(attempt)
+            session.commit()
+
+    def requeue_unfinished(self) -> int:
+        """Queue attempts left pending, or stuck grading, by a process that stopped."""
+        cutoff = utcnow() - self.stale
+        with Session(self.engine) as session:
+            ids = session.exec(
+                select(Attempt.id).where(
+                    or_(
+                        Attempt.status == AttemptStatus.pending,
+                        (Attempt.status == AttemptStatus.grading) & (Attempt.claimed_at < cutoff),
+                    )
+                )
+            ).all()
+        for attempt_id in ids:
+            self.submit(attempt_id)
+        return len(ids)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=False)
+
+
+def question_or_404(bank: Bank, question_id: str) -> Question:
+    question = bank.get(question_id)
+    if question is None:
+        raise QuestionNotFound(f"There is no question with id {question_id!r}.")
+    return question

@@ -1,0 +1,85 @@
+"""SQLModel tables and their API shapes, layered Base -> Create -> table -> Public.
+
+Questions are not stored: they live in ``content/``. An attempt stores the question's id and
+content version, so editing the bank needs no migration.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from pydantic import field_validator
+from sqlalchemy import JSON, Column, Text
+from sqlmodel import Field, SQLModel
+
+LOCAL_USERNAME = "local"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class AttemptStatus(str, Enum):
+    pending = "pending"
+    grading = "grading"
+    graded = "graded"
+    failed = "failed"
+
+
+class User(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(index=True, unique=True, max_length=64)
+    display_name: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class AttemptBase(SQLModel):
+    question_id: str = Field(index=True, max_length=120)
+    answer: str = Field(sa_column=Column(Text, nullable=False))
+    duration_seconds: float | None = Field(default=None, ge=0, le=86_400)
+    source: str = Field(default="typed", max_length=16)
+
+
+class AttemptCreate(AttemptBase):
+    """What a client sends to create an attempt."""
+
+    @field_validator("source")
+    @classmethod
+    def _known_source(cls, value: str) -> str:
+        if value not in ("typed", "spoken"):
+            raise ValueError("source must be 'typed' or 'spoken'")
+        return value
+
+
+class Attempt(AttemptBase, table=True):
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    question_version: str = Field(default="", max_length=64)
+    status: AttemptStatus = Field(default=AttemptStatus.pending, index=True)
+    grader: str = Field(default="offline", max_length=32)
+    score: int | None = Field(default=None)
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    error: str | None = Field(default=None, sa_column=Column(Text))
+    grade_runs: int = Field(default=0)
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    claimed_at: datetime | None = None
+    graded_at: datetime | None = None
+
+
+class AttemptPublic(AttemptBase):
+    id: str
+    status: AttemptStatus
+    grader: str
+    score: int | None
+    result: dict[str, Any] | None
+    error: str | None
+    question_version: str
+    created_at: datetime
+    graded_at: datetime | None

@@ -1,0 +1,189 @@
+"""Reading an answer the way an interviewer does: split it into claims (clauses) with their
+character offsets, and note for each claim whether it is negated, admits not knowing,
+is retracted a moment later, or talks to the grader instead of answering.
+
+Works on typed prose and on speech transcripts with no punctuation, fillers and
+self-corrections.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.scoring.text import FILLERS, WORD
+
+# Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=\s|$)|\n+")
+
+# Words that open a new claim in running speech. Kept with the clause they open.
+_MARKERS = (
+    r"but|however|whereas|although|though|while|so|because|since|and then|then|which means|that means|"
+    r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
+    r"on the other hand|in contrast|for example|for instance|e\.g\.|that is|and that|and also|and so"
+)
+_CLAUSE_SPLIT = re.compile(rf"(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s*\(\s*|\s*\)\s*", re.I)
+
+# A self-correction: the words before it are taken back, the words after it stand.
+_CORRECTION = re.compile(
+    r"(?:,\s*|\s+|^)(?:no wait|wait no|wait|no no|no sorry|sorry|i mean|or rather|scratch that|"
+    r"actually no|correction|let me correct (?:that|myself)|i take that back|no,)(?=[\s,]|$)[,\s]*",
+    re.I,
+)
+# A clause that only says the previous one was wrong.
+_RETRACTS_PREVIOUS = re.compile(
+    r"\b(?:that'?s (?:wrong|backwards|not right|incorrect|the wrong way (?:round|around))|"
+    r"i (?:had|got) (?:it|that) (?:backwards|wrong|the wrong way (?:round|around))|"
+    r"(?:the )?other way (?:round|around)|scratch that|i take (?:it|that) back|strike that|"
+    r"let me (?:correct|rephrase) (?:that|myself)|ignore what i (?:just )?said|that was wrong)\b",
+    re.I,
+)
+# Contrast: what follows is what the answer rejects ('memory traffic rather than FLOPs').
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*", re.I)
+
+_IGNORANCE = re.compile(
+    r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
+    r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell)|"
+    r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
+    r"never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
+    r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything))\b",
+    re.I,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|doesn'?t|don'?t|isn'?t|aren'?t|"
+    r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
+    r"misconception|incorrect)\b",
+    re.I,
+)
+_INJECTION = re.compile(
+    r"\b(?:ignore (?:the|all|any|previous|your|prior|above)|disregard (?:the|all|any|previous|your)|"
+    r"(?:dear|attention|note to (?:the )?)?\s*(?:grader|grading (?:system|model|ai|bot)|evaluator|assistant|language model|llm)\b|"
+    r"mark (?:this|it|every|all|each|me)|full (?:marks|score|credit)|(?:give|award|assign) (?:me|this|it|the answer)|"
+    r"score (?:of )?100|100 ?/ ?100|system prompt|new instructions?|you (?:are|must|should|will) (?:now )?(?:grade|mark|score|act|give))",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One claim of the answer: its place in the answer and how it is meant."""
+
+    start: int
+    end: int
+    text: str
+    sentence: int
+    negated: bool = False  # says 'not X' (or stands after 'rather than')
+    ignorance: bool = False  # 'I don't remember what DALI does'
+    retracted: bool = False  # taken back by a later correction
+    instruction: bool = False  # talks to the grader
+
+    @property
+    def usable(self) -> bool:
+        """Whether the clause can earn credit or assert a misconception."""
+        return not (self.ignorance or self.retracted or self.instruction)
+
+
+def _spans(text: str, pattern: re.Pattern, start: int, end: int) -> list[tuple[int, int]]:
+    """Split text[start:end] at the pattern's matches; return the non-empty pieces."""
+    out, pos = [], start
+    for m in pattern.finditer(text, start, end):
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = max(pos, m.end())
+    if pos < end:
+        out.append((pos, end))
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and not text[start].isalnum():
+        start += 1
+    while end > start and not (text[end - 1].isalnum() or text[end - 1] in ")%"):
+        end -= 1
+    return start, end
+
+
+def _word_count(text: str) -> int:
+    return sum(1 for m in WORD.finditer(text) if m.group().lower() not in FILLERS)
+
+
+MAX_CLAUSE_WORDS = 28  # longer runs (unpunctuated speech) are cut into overlapping windows
+
+
+def read_answer(answer: str) -> list[Clause]:
+    """Split ``answer`` into clauses with offsets and polarity flags.
+
+    >>> [c.text for c in read_answer("TP splits layers. PP, no wait, it splits stages")]
+    ['TP splits layers', 'PP', 'it splits stages']
+    >>> [c.retracted for c in read_answer("TP goes across nodes. No, that's backwards.")]
+    [True, False]
+    """
+    clauses: list[Clause] = []
+    for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
+        pieces = _spans(answer, _CORRECTION, s0, s1)
+        corrected = [False] * len(pieces)
+        # Everything before a self-correction marker inside the sentence is taken back.
+        for i in range(len(pieces) - 1):
+            gap = answer[pieces[i][1] : pieces[i + 1][0]]
+            if _CORRECTION.search(gap) and _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1:
+                corrected[i] = True
+        for (p0, p1), retracted in zip(pieces, corrected):
+            for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
+                contrast = _spans(answer, _CONTRAST, c0, c1)
+                for k, (x0, x1) in enumerate(contrast):
+                    x0, x1 = _trim(answer, x0, x1)
+                    if x1 <= x0 or _word_count(answer[x0:x1]) == 0:
+                        continue
+                    after_contrast = k > 0
+                    for w0, w1 in _windows(answer, x0, x1):
+                        clauses.append(_make_clause(answer, w0, w1, s_idx, retracted, after_contrast))
+    _merge_fragments(answer, clauses)
+    # A clause that only says "that's wrong / the other way round" retracts the one before it.
+    for i, c in enumerate(clauses):
+        if i and _RETRACTS_PREVIOUS.search(c.text):
+            clauses[i - 1] = _replace(clauses[i - 1], retracted=True)
+    return clauses
+
+
+def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    words = [m for m in WORD.finditer(text, start, end)]
+    if len(words) <= MAX_CLAUSE_WORDS:
+        return [(start, end)]
+    size, stride = 20, 12
+    out = []
+    for i in range(0, len(words), stride):
+        chunk = words[i : i + size]
+        out.append((chunk[0].start(), chunk[-1].end()))
+        if i + size >= len(words):
+            break
+    return out
+
+
+def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool, contrast: bool) -> Clause:
+    body = text[start:end]
+    return Clause(
+        start=start,
+        end=end,
+        text=body,
+        sentence=sentence,
+        negated=contrast or bool(_NEGATION.search(body)),
+        ignorance=bool(_IGNORANCE.search(body)),
+        retracted=retracted,
+        instruction=bool(_INJECTION.search(body)),
+    )
+
+
+def _replace(c: Clause, **changes) -> Clause:
+    return Clause(**{**c.__dict__, **changes})
+
+
+def _merge_fragments(text: str, clauses: list[Clause]) -> None:
+    """Glue one- or two-word pieces ('so', 'first') onto the next clause of the same sentence."""
+    i = 0
+    while i < len(clauses) - 1:
+        c, n = clauses[i], clauses[i + 1]
+        if _word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted:
+            clauses[i + 1] = _make_clause(text, c.start, n.end, n.sentence, False, n.negated and not c.negated)
+            del clauses[i]
+        else:
+            i += 1

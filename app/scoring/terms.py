@@ -1,0 +1,82 @@
+"""Glossary matching: map spellings, abbreviations and speech-recognition mishearings of domain
+terms to one canonical form, so that "all produce over envy link" reads as
+"all-reduce over nvlink" for both the embedding and the word-level signals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from app.scoring.text import normalize
+
+
+def concept_key(term: str) -> str:
+    """A one-token key for a term: 'All-Reduce' -> 'allreduce', '2:4 sparsity' -> '24sparsity'."""
+    return re.sub(r"[^a-z0-9]", "", normalize(term))
+
+
+def _pattern(phrase: str) -> str:
+    # Separators inside a phrase match any run of space/hyphen/nothing: 'all reduce' ~ 'all-reduce' ~ 'allreduce'.
+    parts = [re.escape(p) for p in re.split(r"[\s\-_]+", normalize(phrase)) if p]
+    return r"[\s\-]*".join(parts)
+
+
+@dataclass(frozen=True)
+class TermMatcher:
+    """Rewrites variants to canonical terms. Build once per glossary; ``canonicalize`` is pure.
+
+    >>> m = TermMatcher.build([("all-reduce", ("all produce", "allreduce")), ("NVLink", ("envy link",))])
+    >>> m.canonicalize("we all produce the grads over envy link")
+    'we all-reduce the grads over nvlink'
+    >>> sorted(m.keys_in("we all-reduce the grads over nvlink"))
+    ['allreduce', 'nvlink']
+    """
+
+    regex: re.Pattern | None
+    canonical: dict[str, str] = field(default_factory=dict)  # normalized variant -> canonical (normalized)
+    key_regex: re.Pattern | None = None
+    keys: dict[str, str] = field(default_factory=dict)  # canonical (normalized) -> key
+
+    @classmethod
+    def build(cls, terms: Iterable[tuple[str, Iterable[str]]]) -> "TermMatcher":
+        canonical: dict[str, str] = {}
+        keys: dict[str, str] = {}
+        for term, variants in terms:
+            canon = normalize(term)
+            keys[canon] = concept_key(term)
+            for v in (term, *variants):
+                nv = normalize(v)
+                if nv and len(concept_key(nv)) >= 2:
+                    canonical.setdefault(re.sub(r"[\s\-_]+", "", nv), canon)
+        if not canonical:
+            return cls(None)
+        variants_sorted = sorted({normalize(v) for t, vs in terms for v in (t, *vs)}, key=len, reverse=True)
+        alternation = "|".join(_pattern(v) for v in variants_sorted if len(concept_key(v)) >= 2)
+        regex = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?![a-z0-9])")
+        key_alt = "|".join(_pattern(c) for c in sorted(keys, key=len, reverse=True))
+        key_regex = re.compile(rf"(?<![a-z0-9])(?:{key_alt})(?![a-z0-9])")
+        return cls(regex, canonical, key_regex, keys)
+
+    def canonicalize(self, text: str) -> str:
+        """Normalise ``text`` and replace every glossary variant with its canonical term."""
+        text = normalize(text)
+        if self.regex is None:
+            return text
+
+        def swap(m: re.Match) -> str:
+            squashed = re.sub(r"[\s\-_]+", "", m.group())
+            return self.canonical.get(squashed, m.group())
+
+        return self.regex.sub(swap, text)
+
+    def keys_in(self, canonical_text: str) -> set[str]:
+        """Concept keys of the canonical terms that occur in already-canonicalised text."""
+        if self.key_regex is None:
+            return set()
+        found = set()
+        for m in self.key_regex.finditer(canonical_text):
+            key = concept_key(m.group())
+            found.add(key)
+        return found

@@ -1,0 +1,82 @@
+"""Text normalisation and tokenisation shared by every part of the grader.
+
+Pure functions only. ``normalize`` is idempotent: ``normalize(normalize(s)) == normalize(s)``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
+_QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"'}
+_SPACE = re.compile(r"\s+")
+WORD = re.compile(r"[a-z0-9]+(?:['.:/][a-z0-9]+)*", re.I)
+
+# Function words: they carry the relations between concepts, not the concepts themselves.
+STOPWORDS = frozenset(
+    """a an the and or but if then else so because as of to in on at by for with without from into onto
+    over under between across within through per via than that this these those there here it its itself
+    is are was were be been being am do does did done doing have has had having can could should would
+    will shall may might must not no nor only also just very too more most less least much many some any
+    each every all both either neither other another such same own which who whom whose what when where
+    why how i you he she we they me him her us them my your our their mine yours ours theirs one ones
+    about up down out off again further once while until before after above below during around
+    usually often typically generally basically really actually like well yeah okay ok um uh erm hmm
+    get gets got make makes made use uses used using way ways thing things lot lots kind sort e.g i.e etc
+    """.split()
+)
+
+FILLERS = frozenset({"um", "uh", "erm", "er", "hmm", "mm", "uhm", "umm", "ah", "eh"})
+
+
+def normalize(text: str) -> str:
+    """Lower-case, unify dashes/quotes/unicode forms and collapse white space.
+
+    >>> normalize("  All\u2013Reduce  over\\nNVLink ")
+    'all-reduce over nvlink'
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
+    return _SPACE.sub(" ", text).strip().lower()
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    text: str  # lower-case surface form
+
+
+def tokenize(text: str) -> list[Token]:
+    """Word tokens with their character offsets in ``text``."""
+    return [Token(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text)]
+
+
+def stem(word: str) -> str:
+    """A deliberately crude suffix stripper: enough to match 'splits'/'split', 'batching'/'batch'.
+
+    >>> [stem(w) for w in ("splits", "batching", "batches", "reduced", "layers", "gpus")]
+    ['split', 'batch', 'batch', 'reduc', 'layer', 'gpu']
+    """
+    w = word.lower()
+    if len(w) <= 3 or any(ch.isdigit() for ch in w):
+        return w
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            base = w[: -len(suffix)]
+            if suffix == "ies":
+                return base + "y"
+            if suffix == "es" and not base.endswith(("ch", "sh", "x", "ss", "z")):
+                return w[:-1]
+            if suffix in ("ing", "ed") and len(base) > 3 and base[-1] == base[-2]:
+                base = base[:-1]  # 'splitting' -> 'split'
+            if suffix == "ed" and base.endswith("e"):
+                return base[:-1]
+            return base
+    return w
+
+
+def content_words(text: str) -> list[str]:
+    """Stemmed words of ``text`` that are not function words."""
+    return [stem(t.text) for t in tokenize(text) if t.text not in STOPWORDS and len(t.text) > 1]

@@ -1,0 +1,57 @@
+"""The Jinja environment and the one place that decides full page or htmx fragment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from starlette.responses import HTMLResponse
+
+from app import __version__
+from app.config import ROOT
+
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "static"
+
+
+def make_templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    env = templates.env
+    env.globals["app_version"] = __version__
+    env.filters["duration"] = format_duration
+    env.filters["when"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
+    return templates
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def is_htmx(request: Request) -> bool:
+    # A boosted navigation wants the whole page; a targeted request wants the fragment.
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def render(
+    request: Request,
+    page: str,
+    context: dict[str, Any],
+    *,
+    partial: str | None = None,
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """Render ``page`` for a normal request, or ``partial`` for an htmx request."""
+    templates: Jinja2Templates = request.app.state.templates
+    name = partial if partial and is_htmx(request) else page
+    ctx = {"request": request, "bank_issues": request.app.state.bank.issues, **context}
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code, headers=headers)
+
+
+def template_exists(name: str) -> bool:
+    return (Path(TEMPLATES_DIR) / name).is_file()

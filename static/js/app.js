@@ -1,0 +1,83 @@
+// Small progressive enhancements; every page works without this file.
+(function () {
+  "use strict";
+
+  // htmx 2 does not swap 4xx/5xx responses by default; our error fragments are meant to be seen.
+  function configureHtmx() {
+    if (!window.htmx) return;
+    htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "[45]..", swap: true, error: true },
+    ];
+  }
+
+  // Draft: the answer box is saved in localStorage per question, restored after a reload,
+  // and cleared once the answer is stored on the server.
+  function setupDraft(form) {
+    const box = form.querySelector("textarea[name=answer]");
+    const status = document.getElementById("draft-status");
+    const key = "coach:draft:" + form.dataset.questionId;
+    let saved = null;
+    try { saved = localStorage.getItem(key); } catch (e) { /* storage disabled */ }
+    if (saved && !box.value) {
+      box.value = saved;
+      if (status) status.textContent = "Draft restored.";
+    }
+    let timer = null;
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        try { localStorage.setItem(key, box.value); if (status) status.textContent = "Draft saved in this browser."; } catch (e) { /* full */ }
+      }, 300);
+    });
+    form.addEventListener("htmx:afterRequest", function (ev) {
+      if (ev.detail.successful) {
+        try { localStorage.removeItem(key); } catch (e) { /* ignore */ }
+        if (status) status.textContent = "Answer saved.";
+      }
+    });
+  }
+
+  // Time spent answering (from first keystroke or timer start) and an optional countdown.
+  function setupTimer(form) {
+    const output = document.getElementById("timer");
+    const enabled = document.getElementById("timer-enabled");
+    const minutes = document.getElementById("timer-minutes");
+    const duration = document.getElementById("duration_seconds");
+    const box = form.querySelector("textarea[name=answer]");
+    let started = null;
+    let tick = null;
+    function fmt(s) { s = Math.max(0, Math.round(s)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+    function start() {
+      if (started) return;
+      started = Date.now();
+      tick = setInterval(render, 250);
+      render();
+    }
+    function render() {
+      const elapsed = (Date.now() - started) / 1000;
+      duration.value = elapsed.toFixed(1);
+      if (enabled && enabled.checked) {
+        const left = Number(minutes.value || 3) * 60 - elapsed;
+        output.textContent = left >= 0 ? fmt(left) + " left" : "Time's up (+" + fmt(-left) + ")";
+        output.classList.toggle("over", left < 0);
+        output.classList.toggle("low", left >= 0 && left < 30);
+      } else {
+        output.textContent = fmt(elapsed);
+      }
+    }
+    box.addEventListener("input", start, { once: true });
+    if (enabled) enabled.addEventListener("change", function () { start(); });
+    form.addEventListener("submit", function () { if (started) render(); });
+    form.addEventListener("htmx:beforeRequest", function () { if (started) render(); });
+  }
+
+  function init() {
+    configureHtmx();
+    const form = document.getElementById("answer-form");
+    if (form) { setupDraft(form); setupTimer(form); }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,106 @@
+"""Attempts are stored before grading; a failing grader never eats an attempt."""
+
+from __future__ import annotations
+
+import time
+
+from sqlmodel import Session, select
+
+from app.grading.service import GradingQueue, create_attempt, get_local_user, mark_for_regrade
+from app.models import Attempt, AttemptCreate, AttemptStatus, utcnow
+from datetime import timedelta
+
+
+class ExplodingGrader:
+    name = "exploding"
+
+    def grade(self, question, answer):
+        raise RuntimeError("model server unreachable")
+
+
+class SlowGrader:
+    name = "slow"
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def grade(self, question, answer):
+        time.sleep(0.3)
+        return self.inner.grade(question, answer)
+
+
+def _new_attempt(app, answer="Each GPU ends up with the sum of all tensors."):
+    with Session(app.state.engine) as s:
+        user = get_local_user(s)
+        return create_attempt(s, bank=app.state.bank, user=user, grader="offline", max_chars=20_000,
+                              data=AttemptCreate(question_id="allreduce-deep-dive", answer=answer))
+
+
+def test_attempt_is_saved_pending_before_grading(client, app):
+    attempt = _new_attempt(app)
+    with Session(app.state.engine) as s:
+        stored = s.get(Attempt, attempt.id)
+        assert stored.status == AttemptStatus.pending and stored.answer.startswith("Each GPU")
+        assert stored.question_version and stored.user_id
+
+
+def test_failing_grader_marks_failed_and_regrade_recovers(client, app):
+    attempt = _new_attempt(app)
+    good = app.state.queue.grader
+    app.state.queue.grader = ExplodingGrader()
+    app.state.queue.run(attempt.id)
+    with Session(app.state.engine) as s:
+        failed = s.get(Attempt, attempt.id)
+        assert failed.status == AttemptStatus.failed and "model server unreachable" in failed.error
+        assert failed.answer.startswith("Each GPU")
+    page = client.get(f"/attempts/{attempt.id}")
+    assert "Grading failed" in page.text and "Grade again" in page.text
+    app.state.queue.grader = good
+    res = client.post(f"/attempts/{attempt.id}/regrade", follow_redirects=False)
+    assert res.status_code == 303
+    with Session(app.state.engine) as s:
+        done = s.get(Attempt, attempt.id)
+        assert done.status == AttemptStatus.graded and done.error is None and done.grade_runs == 2
+
+
+def test_claim_is_exclusive(client, app):
+    attempt = _new_attempt(app)
+    queue = app.state.queue
+    assert queue._claim(attempt.id) is True
+    assert queue._claim(attempt.id) is False, "a second worker must not grade the same attempt"
+
+
+def test_stale_grading_is_requeued(client, app):
+    attempt = _new_attempt(app)
+    with Session(app.state.engine) as s:
+        a = s.get(Attempt, attempt.id)
+        a.status = AttemptStatus.grading
+        a.claimed_at = utcnow() - timedelta(hours=1)
+        s.add(a)
+        s.commit()
+    assert app.state.queue.requeue_unfinished() == 1
+    for _ in range(100):
+        with Session(app.state.engine) as s:
+            if s.get(Attempt, attempt.id).status == AttemptStatus.graded:
+                break
+        time.sleep(0.05)
+    with Session(app.state.engine) as s:
+        assert s.get(Attempt, attempt.id).status == AttemptStatus.graded
+
+
+def test_slow_grader_shows_progress_then_result(client, app):
+    queue = app.state.queue
+    queue.grader = SlowGrader(queue.grader)
+    app.state.settings.grading_wait_seconds = 0
+    res = client.post("/questions/allreduce-deep-dive/attempts", data={"answer": "The sum ends up on every GPU."}, headers={"HX-Request": "true"})
+    assert res.status_code == 200
+    assert 'data-status="pending"' in res.text or 'data-status="grading"' in res.text
+    assert "hx-trigger=\"load delay:700ms\"" in res.text
+    with Session(app.state.engine) as s:
+        attempt_id = s.exec(select(Attempt.id)).one()
+    for _ in range(60):
+        frag = client.get(f"/attempts/{attempt_id}", headers={"HX-Request": "true"})
+        if 'data-status="graded"' in frag.text:
+            break
+        time.sleep(0.05)
+    assert 'data-status="graded"' in frag.text and "hx-trigger" not in frag.text.split("<article", 1)[0]
