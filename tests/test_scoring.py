@@ -79,7 +79,7 @@ def test_prompt_injection_earns_nothing(grader):
 def test_copy_of_question_is_not_an_answer(grader, bank):
     q = bank.get("tensor-vs-pipeline-parallelism")
     r = grader.grade(q, q.prompt)
-    assert all(c.state == "missed" for c in r.checkpoints) and r.score <= 5
+    assert all(c.state == "missed" for c in r.checkpoints) and r.score <= 10
 
 
 def test_evidence_spans_point_into_the_answer(grader, bank):

@@ -55,7 +55,7 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     # tanh approximation; differs from erf-GELU by < 1e-3 and keeps NumPy-only
-    return 0.5 * x * (1.0 + np.tanh(0.7978845608028654 * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608028654 * (x + 0.044715 * (x * x * x))))
 
 
 class MiniLMEmbedder:
@@ -102,8 +102,13 @@ class MiniLMEmbedder:
                 else:
                     todo.append(i)
         if todo:
+            from threadpoolctl import threadpool_limits
+
             uniq = list(dict.fromkeys(texts[i] for i in todo))
-            vecs = self._forward(uniq)
+            # One BLAS thread per grading thread: on a small machine, oversubscribed BLAS
+            # threads spin against each other and run many times slower.
+            with threadpool_limits(1):
+                vecs = self._forward(uniq)
             found = dict(zip(uniq, vecs))
             with self._lock:
                 for t, v in found.items():

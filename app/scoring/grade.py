@@ -1,19 +1,31 @@
 """The offline grader's core: decide, per checkpoint, covered / partial / missed with evidence,
 flag asserted misconceptions, and give a 0-100 score.
 
-Signals combined for each checkpoint and each candidate window (a clause, or two adjacent
-clauses) of the answer:
-- meaning: cosine similarity of sentence embeddings between the window and the checkpoint
-  (its text, its facets, its example phrasings), after the glossary has mapped variants and
-  recognizer mishearings to canonical terms;
-- concepts: how many of the checkpoint's key concepts the window names (glossary concepts and
-  content words, stemmed, fuzzy-matched for misspellings);
-- substance: a window that is a bare list of terms, or names a concept in passing, earns nothing;
-- stance: a negated window cannot support a positive checkpoint, and windows that admit not
-  knowing, are retracted, or address the grader are ignored.
+How an answer is read (see ``reading.py``): it is cut into clauses; clauses that admit not
+knowing, are retracted a moment later, address the grader, or only restate the question are
+set aside. Each remaining clause, and each pair of neighbouring clauses, is a candidate window.
 
-Score scale: 0..100, the weighted share of checkpoint credit (covered 1, partial 0.5, nudged by
-the strength of the evidence), minus a penalty per asserted misconception. Empty answer: 0.
+Signals per checkpoint (``checkpoint_features``), each a plain number:
+- ``meaning``: best cosine between a window and the checkpoint (its text or an example
+  phrasing), after the glossary mapped variants and mishearings to canonical terms;
+- ``specific``: how much closer that window is to this checkpoint than to the question's other
+  checkpoints (a sentence about Tensor Cores is not evidence for 2:4 sparsity);
+- ``concepts`` / ``concepts_all``: share of the checkpoint's key concepts named in the window /
+  anywhere in the usable answer (fuzzy, stemmed, glossary-aware);
+- ``facets``: share of the checkpoint's sub-claims that some window makes;
+- ``support``: how many distinct windows speak to the checkpoint (elaboration);
+- ``substance``: 0 for a bare list of terms or a fragment, 1 for a full claim;
+- ``negated`` and ``hedged`` of the best window.
+An ordinal logistic model with global weights (``model.py``; fitted once on a labelled
+development split, never per question) turns them into P(at least partial) and P(covered).
+
+Misconceptions: a window asserts one when it is close to the wrong claim, closer to it than to
+the correction and to every checkpoint, with the same polarity (a negated window rejects it).
+Windows that assert a misconception earn no checkpoint credit.
+
+Score scale: 0..100 = 100 x the weighted mean over checkpoints of 0.75 x the state's credit
+(covered 1, partial 0.5, missed 0) + 0.25 x the expected credit P(covered) + 0.5 P(partial only),
+minus a fixed penalty per asserted misconception. An empty answer scores 0.
 """
 
 from __future__ import annotations
@@ -25,9 +37,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from rapidfuzz import fuzz
 
+from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.terms import TermMatcher
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, stem, tokenize
+from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, tokenize
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 
@@ -64,9 +77,9 @@ class Span:
 class CheckpointGrade:
     id: str
     state: str
-    strength: float  # 0..1, how strongly the best evidence supports the checkpoint
+    strength: float  # expected credit 0..1: P(covered) + 0.5 P(partial)
     evidence: tuple[Span, ...] = ()
-    note: str = ""
+    features: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,15 +99,15 @@ class Grade:
 
 @dataclass(frozen=True)
 class Tuning:
-    """Thresholds of the decision; documented defaults, no per-question fitting."""
+    """Decision settings with documented defaults; nothing here is fitted per question."""
 
-    covered: float = 0.56
-    partial: float = 0.36
-    misconception: float = 0.62
+    model: OrdinalModel = DEFAULT_MODEL
+    # Misconception: cosine to the wrong claim at least this, and this much above the correct statements.
+    misconception_sim: float = 0.55
+    misconception_margin: float = 0.08
     misconception_penalty: float = 8.0
-    sim_floor: float = 0.22  # cosine of unrelated same-domain text
-    sim_ceiling: float = 0.72  # cosine of a clear paraphrase
-    min_substance_words: int = 4
+    support_sim: float = 0.5  # a window 'speaks to' a checkpoint above this cosine
+    facet_sim: float = 0.55
 
 
 @dataclass
@@ -105,6 +118,7 @@ class _Window:
     words: set[str] = field(default_factory=set)
     keys: set[str] = field(default_factory=set)
     negated: bool = False
+    hedged: bool = False
     substance: float = 1.0
     clauses: tuple[int, ...] = ()
 
@@ -134,55 +148,54 @@ def _is_list_like(text: str) -> bool:
     return sum(lengths) / len(lengths) <= 2.6
 
 
-def _substance(text: str, tuning: Tuning) -> float:
-    """0 for a bare list of terms or a fragment, rising to 1 for a full claim."""
+def substance(text: str) -> float:
+    """0 for a bare list of terms or a fragment, rising to 1 for a full claim.
+
+    >>> substance("quantization, pruning, distillation, TensorRT"), substance("INT8 halves memory traffic again")
+    (0.0, 0.75)
+    """
     if _is_list_like(text):
         return 0.0
     toks = [t.text for t in tokenize(text) if t.text not in FILLERS]
     n = len(toks)
-    function = sum(1 for t in toks if t in STOPWORDS)
     if n < 3:
         return 0.0
-    # A claim relates concepts: it needs some function words or enough words to carry a predicate.
-    base = min(1.0, (n - 2) / (tuning.min_substance_words + 2))
-    if function == 0 and n < 6:
+    base = min(1.0, (n - 2) / 4)
+    if not any(t in STOPWORDS for t in toks) and n < 6:
         base *= 0.5
     return base
 
 
-def _calibrate(sim: float, tuning: Tuning) -> float:
-    return float(np.clip((sim - tuning.sim_floor) / (tuning.sim_ceiling - tuning.sim_floor), 0.0, 1.0))
-
-
-def _overlap(ref_words: set[str], ref_keys: set[str], w: _Window) -> float:
-    """Weighted recall of the reference's concepts in the window (glossary concepts count double)."""
+def _overlap(ref_words: set[str], ref_keys: set[str], words: set[str], keys: set[str]) -> float:
+    """Weighted recall of the reference's concepts (glossary concepts count double)."""
     total = 2.0 * len(ref_keys) + len(ref_words)
     if total == 0:
         return 0.0
-    hit = 2.0 * len(ref_keys & w.keys)
+    hit = 2.0 * len(ref_keys & keys)
     for word in ref_words:
-        if word in w.words:
+        if word in words:
             hit += 1
-        elif len(word) >= 6 and any(len(x) >= 5 and fuzz.ratio(word, x) >= 85 for x in w.words):
+        elif len(word) >= 6 and any(len(x) >= 5 and fuzz.ratio(word, x) >= 85 for x in words):
             hit += 0.8  # misspelling or inflection the stemmer missed
     return hit / total
 
 
-def _split_facets(text: str) -> list[str]:
+def split_facets(text: str) -> list[str]:
     """The separate sub-claims of a checkpoint ('A; B; trade-off: C' -> [A, B, C])."""
-    parts = [p.strip() for p in re.split(r";|\(|\)|:|\s-\s|, (?:and |or )?(?=[a-z]+ing\b|trade|which|so )", text) if p.strip()]
+    parts = [p.strip(" ()") for p in re.split(r";|\s\(|\)\s|(?<!\d):(?!\d)|\s-\s|\.\s|, (?:and |or |but )?(?=trade|which|so |while |whereas )", text) if p.strip()]
     facets = [p for p in parts if len(content_words(p)) >= 2]
     return facets if len(facets) > 1 else []
 
 
-def _build_windows(answer: str, clauses: list[Clause], matcher: TermMatcher, tuning: Tuning) -> list[_Window]:
+def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]:
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
-    groups = [(i,) for i in usable] + [(a, b) for a, b in zip(usable, usable[1:]) if b == a + 1]
+    groups = [(i,) for i in usable] + [
+        (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1
+    ]
     for group in groups:
         cs = [clauses[i] for i in group]
-        raw = " ".join(c.text for c in cs)
-        canon = clean_for_matching(raw, matcher)
+        canon = clean_for_matching(" ".join(c.text for c in cs), matcher)
         windows.append(
             _Window(
                 start=cs[0].start,
@@ -190,8 +203,9 @@ def _build_windows(answer: str, clauses: list[Clause], matcher: TermMatcher, tun
                 text=canon,
                 words=set(content_words(canon)),
                 keys=matcher.keys_in(canon),
-                negated=any(c.negated for c in cs) if len(cs) == 1 else all(c.negated for c in cs),
-                substance=max(_substance(c.text, tuning) for c in cs),
+                negated=all(c.negated for c in cs),
+                hedged=any(c.hedged for c in cs),
+                substance=max(substance(c.text) for c in cs),
                 clauses=group,
             )
         )
@@ -200,120 +214,209 @@ def _build_windows(answer: str, clauses: list[Clause], matcher: TermMatcher, tun
 
 def _is_copy_of_prompt(window: _Window, prompt_words: set[str]) -> bool:
     """A window that only restates the question is not an answer."""
-    if not window.words or not prompt_words:
+    if len(window.words) < 4 or not prompt_words:
         return False
-    return len(window.words & prompt_words) / len(window.words) >= 0.8 and len(window.words) >= 4
+    return len(window.words & prompt_words) / len(window.words) >= 0.8
+
+
+class _Refs:
+    """Reference texts to encode once per grading, deduplicated."""
+
+    def __init__(self, matcher: TermMatcher):
+        self.matcher, self.texts, self.index = matcher, [], {}
+
+    def add(self, text: str) -> int:
+        t = clean_for_matching(text, self.matcher)
+        if t not in self.index:
+            self.index[t] = len(self.texts)
+            self.texts.append(t)
+        return self.index[t]
+
+
+def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode) -> tuple[np.ndarray, np.ndarray]:
+    """Encode single clauses and references; a two-clause window is the normalised mean of its
+    clauses' vectors (mean pooling makes this close to encoding the joined text, at half the cost)."""
+    singles = [w for w in windows if len(w.clauses) == 1]
+    vecs = encode([w.text for w in singles] + refs)
+    by_clause = {w.clauses[0]: vecs[i] for i, w in enumerate(singles)}
+    out = np.zeros((len(windows), vecs.shape[1]), dtype=np.float32)
+    for i, w in enumerate(windows):
+        v = sum(by_clause[c] for c in w.clauses)
+        out[i] = v / max(float(np.linalg.norm(v)), 1e-9)
+    return out, vecs[len(singles) :]
+
+
+def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
+    return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
 
 
 def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, tuning: Tuning = Tuning()) -> Grade:
     """Grade one answer against one rubric.
 
-    >>> import numpy as np
-    >>> toy = lambda texts: np.eye(len(texts), 8)[:, :8]  # an encoder that knows nothing
+    >>> toy = lambda texts: np.eye(len(texts), 8)  # an encoder that knows nothing
     >>> r = Rubric("Q?", (Point("a", "All-reduce sums gradients on every GPU"),))
     >>> grade(r, "", encode=toy, matcher=TermMatcher.build([])).score
     0
     """
     if not normalize(answer):
-        return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), ("empty answer",))
+        return _missed_all(rubric, ["empty answer"])
     clauses = read_answer(answer)
-    windows = _build_windows(answer, clauses, matcher, tuning)
-    prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
-    windows = [w for w in windows if not _is_copy_of_prompt(w, prompt_words)]
     notes = []
     if any(c.instruction for c in clauses):
         notes.append("text addressed to the grader was ignored")
-    if not windows:
-        return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
+    prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
+    windows = _build_windows(clauses, matcher)
+    keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words)]
+    if not keep:
+        return _missed_all(rubric, notes)
 
-    # Encode every window and every reference text in one batch.
-    refs: list[str] = []
-    ref_index: dict[str, int] = {}
-
-    def ref(text: str) -> int:
-        t = clean_for_matching(text, matcher)
-        if t not in ref_index:
-            ref_index[t] = len(refs)
-            refs.append(t)
-        return ref_index[t]
-
-    plan = []
-    for p in rubric.checkpoints:
-        facets = _split_facets(p.text)
-        plan.append((p, [ref(p.text)] + [ref(e) for e in p.examples], [ref(f) for f in facets], facets))
-    mplan = []
-    for m in rubric.misconceptions:
-        mplan.append((m, [ref(m.text)] + [ref(e) for e in m.examples], ref(m.correction) if m.correction else None))
-    vecs = encode([w.text for w in windows] + refs)
-    wv, rv = vecs[: len(windows)], vecs[len(windows) :]
+    refs = _Refs(matcher)
+    prompt_ref = refs.add(rubric.prompt)
+    cp_refs = [[refs.add(p.text)] + [refs.add(e) for e in p.examples] for p in rubric.checkpoints]
+    cp_facets = [[refs.add(f) for f in split_facets(p.text)] for p in rubric.checkpoints]
+    m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] for m in rubric.misconceptions]
+    m_corr = [refs.add(m.correction) if m.correction else None for m in rubric.misconceptions]
+    wv, rv = _encode_windows(windows, refs.texts, encode)
+    windows, wv = [windows[i] for i in keep], wv[keep]  # restating the question earns nothing
     sims = wv @ rv.T  # (windows, refs)
+    # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
+    cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
+    # A window that is no closer to a checkpoint than to the question itself only names the topic.
+    prompt_sim = sims[:, prompt_ref]
+
+    hits, wrong_windows = [], set()
+    cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
+    for k, m in enumerate(rubric.misconceptions):
+        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts)
+        if hit is not None:
+            hits.append(hit[0])
+            wrong_windows.add(hit[1])
 
     results = []
-    for p, full_refs, facet_refs, facets in plan:
-        results.append(_grade_point(p, windows, sims, full_refs, facet_refs, facets, matcher, tuning))
-    hits = []
-    for m, m_refs, corr_ref in mplan:
-        hit = _detect_misconception(m, windows, sims, m_refs, corr_ref, matcher, tuning)
-        if hit:
-            hits.append(hit)
+    for k, p in enumerate(rubric.checkpoints):
+        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning)
+        p_partial, p_covered = tuning.model.predict(feats)
+        if feats["substance"] == 0:
+            p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
+        state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
+        strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
+        evidence = (Span(windows[best].start, windows[best].end),) if best is not None and state != MISSED else ()
+        results.append(CheckpointGrade(p.id, state, round(float(strength), 3), evidence, tuple(sorted(feats.items()))))
+
     total_w = sum(p.weight for p in rubric.checkpoints)
-    credit = sum(
-        p.weight * (0.85 * STATE_CREDIT[g.state] + 0.15 * g.strength) for p, g in zip(rubric.checkpoints, results)
-    )
+    # Mostly the decided states, so the score agrees with the checklist; the strength breaks ties.
+    credit = sum(p.weight * (0.75 * STATE_CREDIT[g.state] + 0.25 * g.strength) for p, g in zip(rubric.checkpoints, results))
     score = 100.0 * credit / total_w - tuning.misconception_penalty * len(hits)
     return Grade(int(round(np.clip(score, 0, 100))), tuple(results), tuple(hits), tuple(notes))
 
 
-def _grade_point(p, windows, sims, full_refs, facet_refs, facets, matcher, tuning) -> CheckpointGrade:
+def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning) -> tuple[dict[str, float], int | None]:
+    """The signals for checkpoint ``k`` and the index of the window that best supports it."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
-    alias_keys = [_key_terms(a, matcher) for a in p.aliases]
-    best, best_w = 0.0, None
-    strengths = []
-    for wi, w in enumerate(windows):
-        meaning = _calibrate(float(sims[wi, full_refs].max()), tuning)
-        concepts = _overlap(ref_words, ref_keys, w)
-        # An alias named in the window is strong evidence of the concept (not of the explanation).
-        alias_hit = any((ak and ak <= w.keys) or (aw and aw <= w.words) for aw, ak in alias_keys)
-        concept_score = max(concepts, 0.5 if alias_hit else 0.0)
-        strength = (0.6 * meaning + 0.4 * min(1.0, concept_score / 0.45)) * w.substance
-        if w.negated:
-            strength *= 0.35  # 'X does not ...' rarely states the checkpoint
-        strengths.append(strength)
-        if strength > best:
-            best, best_w = strength, w
-    # Facets: a checkpoint with several sub-claims is covered when most are made somewhere.
-    if facets and best_w is not None:
-        made = 0
-        for fr in facet_refs:
-            col = sims[:, fr]
-            made += any(
-                _calibrate(float(col[wi]), tuning) * w.substance >= 0.5 and not w.negated
-                for wi, w in enumerate(windows)
-            )
-        share = made / len(facets)
-        best = 0.75 * best + 0.25 * share if share < 1 else best
-    state = COVERED if best >= tuning.covered else PARTIAL if best >= tuning.partial else MISSED
-    evidence: tuple[Span, ...] = ()
-    if best_w is not None and state != MISSED:
-        evidence = (Span(best_w.start, best_w.end),)
-    return CheckpointGrade(p.id, state, round(float(best), 3), evidence)
+    others = np.delete(cp_sim, k, axis=1)
+    best, best_score = None, -1.0
+    window_scores = []
+    for i, w in enumerate(windows):
+        if i in wrong_windows:
+            window_scores.append(-1.0)
+            continue
+        concepts = _overlap(ref_words, ref_keys, w.words, w.keys)
+        s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance) * (0.5 if w.negated else 1.0)
+        window_scores.append(s)
+        if s > best_score + 1e-9 or (abs(s - best_score) <= 1e-9 and best is not None and len(w.clauses) < len(windows[best].clauses)):
+            best, best_score = i, s
+    if best is None:
+        return {name: 0.0 for name in OrdinalModel.FEATURES}, None
+    w = windows[best]
+    usable = [i for i in range(len(windows)) if i not in wrong_windows and not windows[i].negated]
+    all_words = set().union(*(windows[i].words for i in usable)) if usable else set()
+    all_keys = set().union(*(windows[i].keys for i in usable)) if usable else set()
+    support = sum(1 for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim)
+    facets = 0.0
+    if facet_refs:
+        made = [
+            any(sims[i, fr] >= tuning.facet_sim and windows[i].substance > 0 for i in usable) for fr in facet_refs
+        ]
+        facets = sum(made) / len(made)
+    else:
+        facets = 1.0 if cp_sim[best, k] >= tuning.facet_sim else 0.0
+    feats = {
+        "meaning": float(cp_sim[best, k]),
+        "specific": float(cp_sim[best, k] - max(float(prompt_sim[best]), others[best].max() if others.shape[1] else -1.0)),
+        "concepts": _overlap(ref_words, ref_keys, w.words, w.keys),
+        "concepts_all": _overlap(ref_words, ref_keys, all_words, all_keys),
+        "facets": facets,
+        "support": float(min(support, 4)) / 4.0,
+        "substance": w.substance,
+        "negated": float(w.negated),
+        "hedged": float(w.hedged),
+    }
+    return feats, best
 
 
-def _detect_misconception(m, windows, sims, m_refs, corr_ref, matcher, tuning) -> MisconceptionHit | None:
+# Relational words that say the same thing; the order check compares roles, not wording.
+_RELATION_SYNONYMS = {"inside": "within", "intra": "within", "between": "across", "inter": "across", "among": "across"}
+
+
+def _skip_bigrams(words: list[str], reach: int = 3) -> set[tuple[str, str]]:
+    words = [_RELATION_SYNONYMS.get(w, w) for w in words]
+    return {(a, words[j]) for i, a in enumerate(words) for j in range(i + 1, min(len(words), i + 1 + reach)) if a != words[j]}
+
+
+def follows_order(window_words: list[str], claim: list[str], alternative: list[str]) -> bool:
+    """Whether the window's words follow ``claim`` more closely than ``alternative``.
+
+    Swapped roles ('TP across nodes, PP within' vs 'TP within, PP across') look alike to a
+    bag of words and to mean-pooled embeddings; which words stand near which others, in
+    which order, tells them apart.
+
+    >>> w = "tensor parallelism within node pipeline across node".split()
+    >>> follows_order(w, "tensor parallelism across node pipeline within node".split(), "tensor parallelism within node pipeline across node".split())
+    False
+    >>> follows_order("tensor parallelism across node".split(), "tensor parallelism across node pipeline within node".split(), "tensor parallelism within node pipeline across node".split())
+    True
+    """
+    pairs = _skip_bigrams(window_words)
+    return len(pairs & _skip_bigrams(claim)) > len(pairs & _skip_bigrams(alternative))
+
+
+_NEG_WORDS = re.compile(r"\b(?:not|no|never|n't|without|cannot|none)\b")
+_CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
+
+
+def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts) -> tuple[MisconceptionHit, int] | None:
     m_words, m_keys = _key_terms(m.text, matcher)
-    m_negated = bool(re.search(r"\b(?:not|no|never|n't|without)\b", normalize(m.text)))
-    best, best_w = 0.0, None
-    for wi, w in enumerate(windows):
-        if len(w.clauses) > 1:
+    m_seq = content_words(clean_for_matching(m.text, matcher))
+    best, best_i = 0.0, None
+    windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
+    for i, w in enumerate(windows):
+        if len(w.clauses) > 1 or w.substance == 0:
             continue  # a claim is asserted within one clause
-        sim = float(sims[wi, m_refs].max())
-        if corr_ref is not None and float(sims[wi, corr_ref]) >= sim:
-            continue  # closer to the correct statement than to the wrong one
-        if w.negated != m_negated:
+        sims_m = sims[i, m_refs]
+        sim = float(sims_m.max())
+        # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
+        ref_negated = bool(_NEG_WORDS.search(ref_texts[m_refs[int(sims_m.argmax())]]))
+        if w.negated != ref_negated:
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim
-        strength = (0.65 * _calibrate(sim, tuning) + 0.35 * min(1.0, _overlap(m_words, m_keys, w) / 0.5)) * max(w.substance, 0.5)
-        if strength > best:
-            best, best_w = strength, w
-    if best_w is None or best < tuning.misconception:
+        nxt = windows_by_clause.get(w.clauses[0] + 1)
+        if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
+            continue  # 'X shrinks the model, but it does not speed anything up'
+
+        correct = float(cp_sim[i].max())
+        if corr_ref is not None:
+            correct = max(correct, float(sims[i, corr_ref]))
+        if sim < tuning.misconception_sim or sim - correct < tuning.misconception_margin:
+            continue
+        if _overlap(m_words, m_keys, w.words, w.keys) < 0.2:
+            continue  # close in style, but not about the same things
+        w_seq = content_words(w.text)
+        # The correct version to compare with: the correction, else the closest checkpoint.
+        alternative = content_words(clean_for_matching(m.correction, matcher)) if m.correction else cp_seqs[int(cp_sim[i].argmax())]
+        if not follows_order(w_seq, m_seq, alternative):
+            continue  # the window states the correct version, with the roles the right way round
+        if sim > best:
+            best, best_i = sim, i
+    if best_i is None:
         return None
-    return MisconceptionHit(m.id, (Span(best_w.start, best_w.end),), round(best, 3))
+    w = windows[best_i]
+    return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i

@@ -22,7 +22,7 @@ _MARKERS = (
     r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is|and that|and also|and so"
 )
-_CLAUSE_SPLIT = re.compile(rf"(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s*\(\s*|\s*\)\s*", re.I)
+_CLAUSE_SPLIT = re.compile(rf"(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*", re.I)
 
 # A self-correction: the words before it are taken back, the words after it stand.
 _CORRECTION = re.compile(
@@ -55,6 +55,11 @@ _NEGATION = re.compile(
     r"misconception|incorrect)\b",
     re.I,
 )
+_HEDGE = re.compile(
+    r"\b(?:i think|i guess|i believe|maybe|probably|perhaps|possibly|something like|sort of|kind of|"
+    r"if i remember|iirc|i'?m guessing|not (?:totally|entirely|100%) sure|roughly)\b",
+    re.I,
+)
 _INJECTION = re.compile(
     r"\b(?:ignore (?:the|all|any|previous|your|prior|above)|disregard (?:the|all|any|previous|your)|"
     r"(?:dear|attention|note to (?:the )?)?\s*(?:grader|grading (?:system|model|ai|bot)|evaluator|assistant|language model|llm)\b|"
@@ -76,6 +81,7 @@ class Clause:
     ignorance: bool = False  # 'I don't remember what DALI does'
     retracted: bool = False  # taken back by a later correction
     instruction: bool = False  # talks to the grader
+    hedged: bool = False  # 'I think it's something like ...'
 
     @property
     def usable(self) -> bool:
@@ -127,6 +133,18 @@ def read_answer(answer: str) -> list[Clause]:
             gap = answer[pieces[i][1] : pieces[i + 1][0]]
             if _CORRECTION.search(gap) and _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1:
                 corrected[i] = True
+        # 'Well, sorry, ...' or 'No wait, ...' at the start of a sentence takes back the sentence before.
+        opener = answer[s0 : pieces[0][1]] if pieces else ""
+        starts_with_fix = bool(pieces) and (
+            (pieces[0][0] > s0 and _CORRECTION.match(answer, s0))
+            or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
+        )
+        if starts_with_fix and clauses:
+            last = clauses[-1].sentence
+            for j in range(len(clauses) - 1, -1, -1):
+                if clauses[j].sentence != last:
+                    break
+                clauses[j] = _replace(clauses[j], retracted=True)
         for (p0, p1), retracted in zip(pieces, corrected):
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
@@ -170,6 +188,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         ignorance=bool(_IGNORANCE.search(body)),
         retracted=retracted,
         instruction=bool(_INJECTION.search(body)),
+        hedged=bool(_HEDGE.search(body)),
     )
 
 

@@ -41,6 +41,7 @@ class TermMatcher:
 
     @classmethod
     def build(cls, terms: Iterable[tuple[str, Iterable[str]]]) -> "TermMatcher":
+        terms = [(term, tuple(variants)) for term, variants in terms]
         canonical: dict[str, str] = {}
         keys: dict[str, str] = {}
         for term, variants in terms:

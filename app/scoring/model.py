@@ -1,0 +1,37 @@
+"""The ordinal decision model: two logistic heads over the checkpoint signals.
+
+P(at least partial) and P(covered) are each a logistic function of the same features. The
+weights are global (one set for every question) and were fitted once by
+``scripts/fit_grader.py`` on the development split of the hand-labelled set in ``eval/gold``
+(``*-dev.jsonl``); the test split and the SemEval benchmark were not used for fitting.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OrdinalModel:
+    FEATURES = ("meaning", "specific", "concepts", "concepts_all", "facets", "support", "substance", "negated", "hedged")
+
+    partial_bias: float
+    partial_weights: tuple[float, ...]
+    covered_bias: float
+    covered_weights: tuple[float, ...]
+
+    def predict(self, feats: dict[str, float]) -> tuple[float, float]:
+        """Return (P(at least partial), P(covered)), with P(covered) <= P(at least partial)."""
+        x = [feats[name] for name in self.FEATURES]
+        p = _sigmoid(self.partial_bias + sum(w * v for w, v in zip(self.partial_weights, x)))
+        c = _sigmoid(self.covered_bias + sum(w * v for w, v in zip(self.covered_weights, x)))
+        return max(p, c), c
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+# Fitted by scripts/fit_grader.py (see its output in the README's grader section).
+DEFAULT_MODEL = OrdinalModel(partial_bias=-8.296, partial_weights=(0.943, 6.568, 3.43, 5.801, -1.224, 0.081, 6.153, -3.041, 0.503), covered_bias=-5.597, covered_weights=(-5.372, 7.912, 1.765, 8.01, 0.232, -0.052, 4.869, -1.992, -0.01))

@@ -1,0 +1,80 @@
+"""Benchmark the default offline grader on this machine: start-up, memory, throughput and
+latency for 100- and 500-word answers against a 12-checkpoint question.
+
+    python scripts/bench_grader.py [--runs N]
+
+Answers are built from the question's own model answer plus unrelated filler sentences, each
+one unique (so the embedding cache cannot help), then graded warm, one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FILLER = (
+    "In my last project we measured {n} different configurations before deciding. "
+    "The team reviewed result number {n} on a whiteboard and argued about it. "
+    "We kept notes of experiment {n} in a shared document for later. "
+    "Our cluster had a maintenance window on day {n} which delayed the runs. "
+)
+
+
+def make_answer(model_answer: str, words: int, n: int, rng: random.Random) -> str:
+    sentences = [s.strip() + "." for s in model_answer.replace("\n", " ").split(". ") if s.strip()]
+    rng.shuffle(sentences)
+    out: list[str] = []
+    i = 0
+    while len(" ".join(out).split()) < words:
+        if i % 2 == 0 and sentences:
+            out.append(sentences[i // 2 % len(sentences)])
+        else:
+            out.append(rng.choice(FILLER.split(". ")).format(n=n * 1000 + i).strip().rstrip(".") + ".")
+        i += 1
+    return " ".join(" ".join(out).split()[:words])
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=40)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    from app.bank.loader import load_bank
+    from app.grading.offline import OfflineGrader
+
+    bank = load_bank(ROOT / "content")
+    grader = OfflineGrader(bank.glossary)
+    q = bank.get("train-vs-infer-optimization")
+    grader.grade(q, "warm-up answer about quantization and pruning.")  # encodes the rubric once
+    startup = time.perf_counter() - t0
+    print(f"start-up (imports, bank, model load, first grade): {startup:.2f} s; peak RSS {rss_mb():.0f} MB")
+    print(f"question: {q.id}, {len(q.checkpoints)} checkpoints, {len(q.misconceptions)} misconceptions")
+    rng = random.Random(7)
+    for words in (100, 500):
+        times = []
+        for n in range(args.runs):
+            answer = make_answer(q.model_answer, words, n + words, rng)
+            t = time.perf_counter()
+            grader.grade(q, answer)
+            times.append(time.perf_counter() - t)
+        times.sort()
+        p50 = statistics.median(times) * 1000
+        p95 = times[max(0, int(round(0.95 * len(times))) - 1)] * 1000
+        print(f"{words}-word answers: {len(times) / sum(times):.1f} answers/s, p50 {p50:.0f} ms, p95 {p95:.0f} ms ({args.runs} runs)")
+    print(f"peak RSS {rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

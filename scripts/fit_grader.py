@@ -1,0 +1,103 @@
+"""Fit the offline grader's ordinal model on the DEVELOPMENT split of the labelled set.
+
+    python scripts/fit_grader.py            # prints the fitted OrdinalModel to paste into app/scoring/model.py
+
+Only eval/gold/*-dev.jsonl is read. The test split and SemEval stay unseen, so the figures
+`coach eval` prints on them are honest.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.bank.loader import load_bank  # noqa: E402
+from app.grading.offline import OfflineGrader, rubric_of  # noqa: E402
+from app.scoring.grade import grade  # noqa: E402
+from app.scoring.model import OrdinalModel  # noqa: E402
+
+SETS = [("eval/gold/seed-dev.jsonl", "content"), ("eval/gold/minimal-dev.jsonl", "eval/content")]
+L2 = 1.0  # ridge penalty: keeps weights small and stable on a few hundred decisions
+
+
+class DiskCachedEncoder:
+    """Keeps embeddings between runs while iterating on features (development only)."""
+
+    def __init__(self, encode, path=Path("/tmp/coach-embed-cache.npz")):
+        self.encode, self.path = encode, path
+        self.cache = dict(np.load(path, allow_pickle=True)["cache"].item()) if path.exists() else {}
+
+    def __call__(self, texts):
+        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if todo:
+            for t, v in zip(todo, self.encode(todo)):
+                self.cache[t] = v
+            np.savez(self.path, cache=np.array(self.cache, dtype=object))
+        return np.stack([self.cache[t] for t in texts])
+
+
+RECORDS: list[dict] = []
+
+
+def collect() -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for gold, content in SETS:
+        bank = load_bank(ROOT / content)
+        grader = OfflineGrader(bank.glossary)
+        grader._encode = DiskCachedEncoder(grader._encode)
+        for line in (ROOT / gold).read_text().splitlines():
+            row = json.loads(line)
+            q = bank.get(row["question_id"])
+            g = grade(rubric_of(q), row["answer"], encode=grader._encode, matcher=grader.matcher)
+            for cp in g.checkpoints:
+                feats = dict(cp.features) or {n: 0.0 for n in OrdinalModel.FEATURES}
+                xs.append([feats[n] for n in OrdinalModel.FEATURES])
+                ys.append({"missed": 0, "partial": 1, "covered": 2}[row["checkpoints"][cp.id]])
+                RECORDS.append({"id": row["id"], "kind": row.get("kind", ""), "cp": cp.id, "gold": ys[-1], **feats})
+    return np.array(xs), np.array(ys)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    """L2-regularised logistic regression by Newton's method (bias not penalised)."""
+    mu, sd = x.mean(0), x.std(0) + 1e-9
+    a = np.hstack([np.ones((len(x), 1)), (x - mu) / sd])
+    w = np.zeros(a.shape[1])
+    reg = np.eye(a.shape[1]) * L2
+    reg[0, 0] = 0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-a @ w))
+        grad = a.T @ (p - y) + reg @ w
+        hess = a.T @ (a * (p * (1 - p))[:, None]) + reg
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    # Back to the raw feature scale so the model applies to unstandardised features.
+    coef = w[1:] / sd
+    return float(w[0] - (coef * mu).sum()), coef
+
+
+def main() -> None:
+    x, y = collect()
+    pb, pw = fit_logistic(x, (y >= 1).astype(float))
+    cb, cw = fit_logistic(x, (y == 2).astype(float))
+    model = OrdinalModel(round(pb, 3), tuple(round(float(v), 3) for v in pw), round(cb, 3), tuple(round(float(v), 3) for v in cw))
+    pred = np.array([2 if model.predict(dict(zip(OrdinalModel.FEATURES, r)))[1] >= 0.5 else 1 if model.predict(dict(zip(OrdinalModel.FEATURES, r)))[0] >= 0.5 else 0 for r in x])
+    print(f"# {len(y)} checkpoint decisions; dev accuracy of the fit {np.mean(pred == y):.3f}")
+    print(f"DEFAULT_MODEL = {model!r}")
+    if "--report" in sys.argv:
+        from collections import Counter
+        print("confusion (gold -> pred):", sorted(Counter(zip(y.tolist(), pred.tolist())).items()))
+        bad = Counter((r["kind"], r["gold"], int(p)) for r, p in zip(RECORDS, pred) if r["gold"] != p)
+        for k, n in bad.most_common(25):
+            print(n, k)
+
+
+if __name__ == "__main__":
+    main()
