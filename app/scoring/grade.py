@@ -33,9 +33,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
@@ -129,6 +130,12 @@ _STUTTER = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
 
 def clean_for_matching(text: str, matcher: TermMatcher) -> str:
     """Drop fillers and stutters, then canonicalise glossary terms."""
+    return _clean(text, matcher)
+
+
+@lru_cache(maxsize=32768)
+def _clean(text: str, matcher: TermMatcher) -> str:
+    # Memoised: rubric texts are cleaned again for every answer they grade.
     text = _FILLER_RE.sub(" ", normalize(text))
     text = _STUTTER.sub(r"\1", text)
     return matcher.canonicalize(text)
@@ -172,11 +179,15 @@ def _overlap(ref_words: set[str], ref_keys: set[str], words: set[str], keys: set
     if total == 0:
         return 0.0
     hit = 2.0 * len(ref_keys & keys)
+    candidates = None
     for word in ref_words:
         if word in words:
             hit += 1
-        elif len(word) >= 6 and any(len(x) >= 5 and fuzz.ratio(word, x) >= 85 for x in words):
-            hit += 0.8  # misspelling or inflection the stemmer missed
+        elif len(word) >= 6:
+            if candidates is None:
+                candidates = [x for x in words if len(x) >= 5]
+            if candidates and process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85):
+                hit += 0.8  # misspelling or inflection the stemmer missed
     return hit / total
 
 

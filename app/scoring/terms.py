@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from app.scoring.text import normalize
 
@@ -62,6 +63,9 @@ class TermMatcher:
 
     def canonicalize(self, text: str) -> str:
         """Normalise ``text`` and replace every glossary variant with its canonical term."""
+        return _canonicalize(self, text)
+
+    def _canonicalize(self, text: str) -> str:
         text = normalize(text)
         if self.regex is None:
             return text
@@ -72,6 +76,12 @@ class TermMatcher:
 
         return self.regex.sub(swap, text)
 
+    def __hash__(self) -> int:  # identity: a matcher is built once per glossary
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
     def keys_in(self, canonical_text: str) -> set[str]:
         """Concept keys of the canonical terms that occur in already-canonicalised text."""
         if self.key_regex is None:
@@ -81,3 +91,9 @@ class TermMatcher:
             key = concept_key(m.group())
             found.add(key)
         return found
+
+
+@lru_cache(maxsize=32768)
+def _canonicalize(matcher: TermMatcher, text: str) -> str:
+    # Rubric texts are canonicalised for every answer they grade: memoised per matcher.
+    return matcher._canonicalize(text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"'}
@@ -79,4 +80,10 @@ def stem(word: str) -> str:
 
 def content_words(text: str) -> list[str]:
     """Stemmed words of ``text`` that are not function words."""
-    return [stem(t.text) for t in tokenize(text) if t.text not in STOPWORDS and len(t.text) > 1]
+    return list(_content_words(text))
+
+
+@lru_cache(maxsize=16384)
+def _content_words(text: str) -> tuple[str, ...]:
+    # Rubric texts are read for every answer: memoised (pure function of the string).
+    return tuple(stem(t.text) for t in tokenize(text) if t.text not in STOPWORDS and len(t.text) > 1)
