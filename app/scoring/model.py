@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-8.296, partial_weights=(0.943, 6.568, 3.43, 5.801, -1.224, 0.081, 6.153, -3.041, 0.503), covered_bias=-5.597, covered_weights=(-5.372, 7.912, 1.765, 8.01, 0.232, -0.052, 4.869, -1.992, -0.01))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-8.367, partial_weights=(0.222, 7.429, 4.257, 6.032, -1.366, 0.1, 6.492, -2.996, -0.181), covered_bias=-5.619, covered_weights=(-5.843, 8.879, 2.077, 8.168, 0.31, -0.15, 4.999, -1.883, -0.724))

@@ -27,7 +27,9 @@ _CLAUSE_SPLIT = re.compile(rf"(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+
 # A self-correction: the words before it are taken back, the words after it stand.
 _CORRECTION = re.compile(
     r"(?:,\s*|\s+|^)(?:no wait|wait no|wait|no no|no sorry|sorry|i mean|or rather|scratch that|"
-    r"actually no|correction|let me correct (?:that|myself)|i take that back|no,)(?=[\s,]|$)[,\s]*",
+    r"actually no|correction|let me correct (?:that|myself)|i take that back|no,|"
+    # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
+    r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,]|$)[,\s]*",
     re.I,
 )
 # A clause that only says the previous one was wrong.
@@ -128,10 +130,9 @@ def read_answer(answer: str) -> list[Clause]:
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
         pieces = _spans(answer, _CORRECTION, s0, s1)
         corrected = [False] * len(pieces)
-        # Everything before a self-correction marker inside the sentence is taken back.
         for i in range(len(pieces) - 1):
-            gap = answer[pieces[i][1] : pieces[i + 1][0]]
-            if _CORRECTION.search(gap) and _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1:
+            # Pieces are separated only by correction markers, so each one but the last is repaired.
+            if _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1:
                 corrected[i] = True
         # 'Well, sorry, ...' or 'No wait, ...' at the start of a sentence takes back the sentence before.
         opener = answer[s0 : pieces[0][1]] if pieces else ""
@@ -140,12 +141,9 @@ def read_answer(answer: str) -> list[Clause]:
             or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
         )
         if starts_with_fix and clauses:
-            last = clauses[-1].sentence
-            for j in range(len(clauses) - 1, -1, -1):
-                if clauses[j].sentence != last:
-                    break
-                clauses[j] = _replace(clauses[j], retracted=True)
+            clauses[-1] = _replace(clauses[-1], retracted=True)
         for (p0, p1), retracted in zip(pieces, corrected):
+            first_new = len(clauses)
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
                 for k, (x0, x1) in enumerate(contrast):
@@ -154,7 +152,11 @@ def read_answer(answer: str) -> list[Clause]:
                         continue
                     after_contrast = k > 0
                     for w0, w1 in _windows(answer, x0, x1):
-                        clauses.append(_make_clause(answer, w0, w1, s_idx, retracted, after_contrast))
+                        clauses.append(_make_clause(answer, w0, w1, s_idx, False, after_contrast))
+            # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
+            # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
+            if retracted and len(clauses) > first_new:
+                clauses[-1] = _replace(clauses[-1], retracted=True)
     _merge_fragments(answer, clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
