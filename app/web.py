@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
 from starlette.responses import HTMLResponse
 
 from app import __version__
@@ -16,9 +17,17 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
 
 
+@pass_context
+def _path_for(context: dict, name: str, /, **params: Any) -> str:
+    """Root-relative URLs, so pages keep working behind a reverse proxy or another host name."""
+    request: Request = context["request"]
+    return request.scope.get("root_path", "") + str(request.app.url_path_for(name, **params))
+
+
 def make_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     env = templates.env
+    env.globals["url_for"] = _path_for
     env.globals["app_version"] = __version__
     env.filters["duration"] = format_duration
     env.filters["when"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""

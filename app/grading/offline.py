@@ -12,7 +12,7 @@ import numpy as np
 from app.bank.schema import GlossaryTerm, Question
 from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, MisconceptionResult
 from app.grading.embedder import EmbedderUnavailable, get_embedder
-from app.scoring.grade import Point, Rubric, Tuning, grade
+from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,11 @@ class OfflineGrader:
         self.matcher = TermMatcher.build((t.term, t.variants) for t in glossary)
         self.tuning = tuning
         self._rubric = lru_cache(maxsize=512)(rubric_of)
+
+    def warm_up(self, questions: Sequence[Question]) -> None:
+        """Encode every rubric's reference texts once, so first grades are as fast as later ones."""
+        for question in questions:
+            self._encode(reference_texts(self._rubric(question), self.matcher))
 
     def grade(self, question: Question, answer: str) -> GradeResult:
         g = grade(self._rubric(question), answer, encode=self._encode, matcher=self.matcher, tuning=self.tuning)

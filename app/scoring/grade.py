@@ -244,6 +244,22 @@ class _Refs:
         return self.index[t]
 
 
+def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
+    """Every reference text of a rubric, deduplicated, with the indices each part uses."""
+    refs = _Refs(matcher)
+    prompt_ref = refs.add(rubric.prompt)
+    cp_refs = [[refs.add(p.text)] + [refs.add(e) for e in p.examples] for p in rubric.checkpoints]
+    cp_facets = [[refs.add(f) for f in split_facets(p.text)] for p in rubric.checkpoints]
+    m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] for m in rubric.misconceptions]
+    m_corr = [refs.add(m.correction) if m.correction else None for m in rubric.misconceptions]
+    return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr
+
+
+def reference_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
+    """The texts the grader compares answers with, for warming an encoder's cache."""
+    return list(_rubric_refs(rubric, matcher)[0].texts)
+
+
 def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode) -> tuple[np.ndarray, np.ndarray]:
     """Encode single clauses and references; a two-clause window is the normalised mean of its
     clauses' vectors (mean pooling makes this close to encoding the joined text, at half the cost)."""
@@ -281,12 +297,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     if not keep:
         return _missed_all(rubric, notes)
 
-    refs = _Refs(matcher)
-    prompt_ref = refs.add(rubric.prompt)
-    cp_refs = [[refs.add(p.text)] + [refs.add(e) for e in p.examples] for p in rubric.checkpoints]
-    cp_facets = [[refs.add(f) for f in split_facets(p.text)] for p in rubric.checkpoints]
-    m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] for m in rubric.misconceptions]
-    m_corr = [refs.add(m.correction) if m.correction else None for m in rubric.misconceptions]
+    refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr = _rubric_refs(rubric, matcher)
     wv, rv = _encode_windows(windows, refs.texts, encode)
     windows, wv = [windows[i] for i in keep], wv[keep]  # restating the question earns nothing
     sims = wv @ rv.T  # (windows, refs)
