@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-8.367, partial_weights=(0.222, 7.429, 4.257, 6.032, -1.366, 0.1, 6.492, -2.996, -0.181), covered_bias=-5.619, covered_weights=(-5.843, 8.879, 2.077, 8.168, 0.31, -0.15, 4.999, -1.883, -0.724))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.901, partial_weights=(0.332, 7.388, 3.118, 6.129, -1.221, 0.251, 6.0, -2.951, -0.158), covered_bias=-5.319, covered_weights=(-6.076, 9.039, 1.447, 8.246, 0.511, -0.041, 4.755, -1.815, -0.699))
