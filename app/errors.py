@@ -39,3 +39,25 @@ class AnswerRejected(CoachError):
 class GradingUnavailable(CoachError):
     status = 503
     title = "Grading unavailable"
+
+
+class AudioRejected(CoachError):
+    """An upload that is not usable audio: empty, not audio, too large or too long."""
+
+    status = 422
+    title = "Audio not accepted"
+
+
+class TranscriptionUnavailable(CoachError):
+    status = 503
+    title = "Speech recognition unavailable"
+
+
+class TranscriberBusy(CoachError):
+    status = 503
+    title = "Speech recognition busy"
+
+
+class RecordingNotFound(CoachError):
+    status = 404
+    title = "Recording not found"

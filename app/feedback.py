@@ -43,6 +43,17 @@ class MisconceptionView:
 
 
 @dataclass
+class DisagreementView:
+    """Where the hybrid grader's offline and LLM graders differ (see app/grading/hybrid.py)."""
+
+    label: str  # "Point 2: …" or "Claim: …"
+    offline: str
+    llm: str
+    decided: str
+    reason: str
+
+
+@dataclass
 class FeedbackView:
     score: int
     grader: str
@@ -52,6 +63,8 @@ class FeedbackView:
     follow_up: FollowUp | None
     notes: list[str]
     counts: dict[str, int]
+    fallback_reason: str | None = None  # the LLM failed and this is the offline grade
+    disagreements: list[DisagreementView] = field(default_factory=list)
 
 
 def segment_answer(answer: str, spans: list[tuple[int, int, int | None]]) -> list[Segment]:
@@ -77,9 +90,10 @@ def segment_answer(answer: str, spans: list[tuple[int, int, int | None]]) -> lis
     return out
 
 
-def pick_follow_up(question: Question, states: dict[str, str]) -> FollowUp | None:
-    """The authored follow-up aimed at the weakest checkpoint, else the first one."""
-    if not question.follow_ups:
+def pick_follow_up(question: Question, states: dict[str, str], *, asked: set[str] | frozenset[str] = frozenset()) -> FollowUp | None:
+    """The authored follow-up aimed at the weakest checkpoint, else the first one; none in ``asked``."""
+    candidates = [f for f in question.follow_ups if f.text not in asked]
+    if not candidates:
         return None
     weights = {c.id: c.weight for c in question.checkpoints}
 
@@ -88,7 +102,7 @@ def pick_follow_up(question: Question, states: dict[str, str]) -> FollowUp | Non
             return (3, 0.0)
         return (STATE_ORDER.get(states.get(f.checkpoint_id, "covered"), 2), -weights.get(f.checkpoint_id, 1.0))
 
-    return min(question.follow_ups, key=weakness)
+    return min(candidates, key=weakness)
 
 
 def build_feedback(attempt: Attempt, question: Question) -> FeedbackView | None:
@@ -125,4 +139,23 @@ def build_feedback(attempt: Attempt, question: Question) -> FeedbackView | None:
         follow_up=pick_follow_up(question, result.states()),
         notes=result.notes,
         counts=counts,
+        fallback_reason=result.fallback_reason,
+        disagreements=_disagreement_views(result, question),
     )
+
+
+def _disagreement_views(result: GradeResult, question: Question) -> list[DisagreementView]:
+    numbers = {c.id: (n, c.text) for n, c in enumerate(question.checkpoints, start=1)}
+    claims = {m.id: m.text for m in question.misconceptions}
+    views = []
+    for d in result.disagreements:
+        if d.kind == "checkpoint" and d.id in numbers:
+            label = f"Point {numbers[d.id][0]}: {_clip(numbers[d.id][1])}"
+        else:
+            label = f"Claim: {_clip(claims.get(d.id, d.id))}"
+        views.append(DisagreementView(label, d.offline, d.llm, d.decided, d.reason))
+    return views
+
+
+def _clip(text: str, limit: int = 70) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

@@ -16,16 +16,39 @@ from app.bank.loader import load_bank
 from app.config import Settings
 from app.db import make_engine, upgrade_database
 from app.errors import CoachError
+from app.grading.hybrid import HybridGrader
+from app.grading.interviewer import AuthoredInterviewer, LLMInterviewer
+from app.grading.llm import LLMClient, LLMGrader
 from app.grading.offline import OfflineGrader
 from app.grading.service import GradingQueue
-from app.routes import api, pages
+from app.routes import api, pages, voice
+from app.voice.service import build_voice
 from app.web import STATIC_DIR, is_htmx, make_templates
 
 log = logging.getLogger("app")
 
 
-def build_grader(settings: Settings, bank):
-    return OfflineGrader(bank.glossary, model_dir=settings.embedding_model_dir)
+GRADERS = ("offline", "llm", "hybrid")
+
+
+def build_grader(settings: Settings, bank, name: str | None = None):
+    """The grader called ``name`` (default: ``settings.grader``). llm and hybrid fall back to
+    the offline grader, labelled, when the endpoint fails."""
+    name = name or settings.grader
+    offline = OfflineGrader(bank.glossary, model_dir=settings.embedding_model_dir)
+    if name == "offline":
+        return offline
+    if name not in GRADERS:
+        raise ValueError(f"unknown grader {name!r} (available: {', '.join(GRADERS)})")
+    llm = LLMGrader(LLMClient.from_settings(settings), fallback=offline)
+    return llm if name == "llm" else HybridGrader(offline, llm)
+
+
+def build_interviewer(settings: Settings):
+    """Who writes the follow-up thread's next questions: the LLM when it grades, else the bank."""
+    if settings.grader == "offline":
+        return AuthoredInterviewer()
+    return LLMInterviewer(LLMClient.from_settings(settings))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -40,10 +63,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.auto_migrate:
             upgrade_database(engine)
         grader = build_grader(settings, bank)
-        queue = GradingQueue(engine, bank, grader, workers=settings.grading_workers, stale_seconds=settings.stale_grading_seconds)
+        queue = GradingQueue(engine, bank, grader, workers=settings.grading_workers, stale_seconds=settings.stale_grading_seconds,
+                             interviewer=build_interviewer(settings))
         app.state.bank, app.state.engine, app.state.grader, app.state.queue = bank, engine, grader, queue
         queue.requeue_unfinished()
+        queue.warm_up()
+        app.state.voice = build_voice(settings)
+        app.state.voice.start()
         yield
+        app.state.voice.stop()
         queue.shutdown()
         engine.dispose()
 
@@ -58,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(voice.router)
     _install_error_handlers(app)
     return app
 

@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any
 
 from pydantic import field_validator
-from sqlalchemy import JSON, Column, Text
+from sqlalchemy import JSON, Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 LOCAL_USERNAME = "local"
@@ -50,6 +50,8 @@ class AttemptBase(SQLModel):
 class AttemptCreate(AttemptBase):
     """What a client sends to create an attempt."""
 
+    recording_id: str | None = Field(default=None, max_length=32, description="A transcribed recording this answer came from.")
+
     @field_validator("source")
     @classmethod
     def _known_source(cls, value: str) -> str:
@@ -83,3 +85,56 @@ class AttemptPublic(AttemptBase):
     question_version: str
     created_at: datetime
     graded_at: datetime | None
+
+
+class FollowUpTurn(SQLModel, table=True):
+    """One question of the interviewer's follow-up thread on an attempt, and the user's answer.
+
+    status: asked (waiting for the answer) -> answered (the interviewer is writing its reply)
+    -> replied (reply_text set, and the next turn added unless the thread is over).
+    """
+
+    __table_args__ = (UniqueConstraint("attempt_id", "position", name="uq_followupturn_attempt_position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    attempt_id: str = Field(foreign_key="attempt.id", index=True, max_length=32, ondelete="CASCADE")
+    position: int = Field(default=0)
+    question_text: str = Field(sa_column=Column(Text, nullable=False))
+    checkpoint_id: str | None = Field(default=None, max_length=120)
+    source: str = Field(default="authored", max_length=16)  # authored (question bank) or llm
+    answer_text: str | None = Field(default=None, sa_column=Column(Text))
+    reply_text: str | None = Field(default=None, sa_column=Column(Text))
+    status: str = Field(default="asked", max_length=16)
+    created_at: datetime = Field(default_factory=utcnow)
+    answered_at: datetime | None = None
+
+
+class FollowUpTurnPublic(SQLModel):
+    position: int
+    question_text: str
+    checkpoint_id: str | None
+    source: str
+    answer_text: str | None
+    reply_text: str | None
+    status: str
+    created_at: datetime
+    answered_at: datetime | None
+
+
+class Recording(SQLModel, table=True):
+    """A spoken answer: the recognizer's transcript and word timing, and the audio unless it was
+    deleted or ``keep_recordings`` is off. Linked to its attempt once the answer is submitted."""
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    attempt_id: str | None = Field(default=None, foreign_key="attempt.id", index=True, max_length=32)
+    question_id: str = Field(max_length=120)
+    mime: str = Field(default="", max_length=100)
+    audio: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    audio_size: int = Field(default=0)  # bytes of audio kept; 0 once deleted (so pages need not load the blob)
+    transcript: str = Field(default="", sa_column=Column(Text, nullable=False))
+    words: list[Any] | None = Field(default=None, sa_column=Column(JSON))  # [[word, start, end], ...] in seconds
+    duration_seconds: float = Field(default=0.0)
+    language: str | None = Field(default=None, max_length=16)
+    transcriber: str = Field(default="", max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, index=True)

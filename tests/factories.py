@@ -37,3 +37,15 @@ def make_attempt_payload(question_id: str = "allreduce-deep-dive", answer: str |
         else "Every GPU contributes a tensor and the summed result ends up on every GPU. A ring all-reduce does a reduce-scatter and then an all-gather.",
         **extra,
     }
+
+
+def wait_until(check, *, seconds: float = 60.0, every: float = 0.05):
+    """Poll ``check()`` until it returns something truthy; generous for a busy CI machine."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(every)

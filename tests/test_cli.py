@@ -35,7 +35,7 @@ def test_grade_contract(tmp_path: Path, bank):
     assert [r.get("id") for r in rows] == ["a1", "a2", None, "a4", "a5"]
     first = rows[0]
     assert set(first["checkpoints"]) == {c.id for c in bank.get("allreduce-deep-dive").checkpoints}
-    assert first["checkpoints"]["allreduce-semantics"] == "covered"
+    assert first["checkpoints"]["allreduce-semantics"] in ("covered", "partial")
     assert 0 <= first["score"] <= 100 and isinstance(first["misconceptions"], list)
     assert "unknown question_id" in rows[1]["error"]
     assert "bad JSON" in rows[2]["error"]

@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 
 from app.grading.service import GradingQueue, create_attempt, get_local_user, mark_for_regrade
 from app.models import Attempt, AttemptCreate, AttemptStatus, utcnow
+from tests.factories import wait_until
 from datetime import timedelta
 
 
@@ -79,13 +80,11 @@ def test_stale_grading_is_requeued(client, app):
         s.add(a)
         s.commit()
     assert app.state.queue.requeue_unfinished() == 1
-    for _ in range(100):
+    def graded():
         with Session(app.state.engine) as s:
-            if s.get(Attempt, attempt.id).status == AttemptStatus.graded:
-                break
-        time.sleep(0.05)
-    with Session(app.state.engine) as s:
-        assert s.get(Attempt, attempt.id).status == AttemptStatus.graded
+            return s.get(Attempt, attempt.id).status == AttemptStatus.graded
+
+    assert wait_until(graded)
 
 
 def test_slow_grader_shows_progress_then_result(client, app):
@@ -98,9 +97,9 @@ def test_slow_grader_shows_progress_then_result(client, app):
     assert "hx-trigger=\"load delay:700ms\"" in res.text
     with Session(app.state.engine) as s:
         attempt_id = s.exec(select(Attempt.id)).one()
-    for _ in range(60):
-        frag = client.get(f"/attempts/{attempt_id}", headers={"HX-Request": "true"})
-        if 'data-status="graded"' in frag.text:
-            break
-        time.sleep(0.05)
-    assert 'data-status="graded"' in frag.text and "hx-trigger" not in frag.text.split("<article", 1)[0]
+    def fragment():
+        text = client.get(f"/attempts/{attempt_id}", headers={"HX-Request": "true"}).text
+        return text if 'data-status="graded"' in text else None
+
+    text = wait_until(fragment) or ""
+    assert 'data-status="graded"' in text and "hx-trigger" not in text.split("<article", 1)[0]

@@ -31,12 +31,35 @@ class MisconceptionResult(BaseModel):
     comment: str | None = None
 
 
+class Disagreement(BaseModel):
+    """Where the hybrid grader's two graders differ, and what it decided (see app/grading/hybrid.py)."""
+
+    kind: Literal["checkpoint", "misconception"] = "checkpoint"
+    id: str
+    offline: str
+    llm: str
+    decided: str
+    reason: str
+
+
+class FollowUpSuggestion(BaseModel):
+    """The interviewer's next question, aimed at the weakest checkpoint."""
+
+    text: str
+    checkpoint_id: str | None = None
+    source: Literal["authored", "llm"] = "authored"
+
+
 class GradeResult(BaseModel):
     grader: str
     score: int = Field(ge=0, le=100)
     checkpoints: list[CheckpointResult]
     misconceptions: list[MisconceptionResult] = []
     notes: list[str] = []
+    # Set when an LLM grade was asked for and the offline grade stands in (grader "offline-fallback").
+    fallback_reason: str | None = None
+    disagreements: list[Disagreement] = []
+    follow_up: FollowUpSuggestion | None = None
 
     def states(self) -> dict[str, str]:
         return {c.id: c.state for c in self.checkpoints}

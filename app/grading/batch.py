@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from app.bank.loader import Bank
@@ -19,30 +20,53 @@ def result_line(line_id: Any, question_id: str, result: GradeResult) -> dict[str
         "misconceptions": [m.id for m in result.misconceptions],
         "evidence": {c.id: [[e.start, e.end] for e in c.evidence] for c in result.checkpoints if c.evidence},
         "grader": result.grader,
+        **({"fallback_reason": result.fallback_reason} if result.fallback_reason else {}),
+        **({"disagreements": [d.model_dump() for d in result.disagreements]} if result.disagreements else {}),
     }
 
 
-def grade_lines(lines: Iterable[str], *, bank: Bank, grader: Grader) -> Iterator[dict[str, Any]]:
-    """Yield one result (or error object) per non-blank input line."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        line_id: Any = None
+def grade_lines(
+    lines: Iterable[str], *, bank: Bank, grader: Grader, concurrency: int = 1, on_done: Callable[[], None] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield one result (or error object) per non-blank input line, in input order.
+
+    Up to ``concurrency`` lines are graded at once (an LLM grader spends its time waiting on the
+    network); ``on_done`` is called as each line finishes, in whatever order, for a progress bar.
+    """
+    jobs = [(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+
+    def run(job: tuple[int, str]) -> dict[str, Any]:
         try:
-            obj = json.loads(line)
-            if not isinstance(obj, dict):
-                raise ValueError("line is not a JSON object")
-            line_id = obj.get("id")
-            qid, answer = obj.get("question_id"), obj.get("answer")
-            if not isinstance(qid, str):
-                raise ValueError("missing or non-string 'question_id'")
-            if not isinstance(answer, str):
-                raise ValueError("missing or non-string 'answer'")
-            question = bank.get(qid)
-            if question is None:
-                raise ValueError(f"unknown question_id {qid!r}")
-            yield result_line(line_id, qid, grader.grade(question, answer))
-        except json.JSONDecodeError as err:
-            yield {"id": None, "line": number, "error": f"bad JSON on line {number}: {err.msg}"}
-        except Exception as err:  # one bad line never stops the run
-            yield {"id": line_id, "line": number, "error": str(err) or type(err).__name__}
+            return grade_line(*job, bank=bank, grader=grader)
+        finally:
+            if on_done is not None:
+                on_done()
+
+    if concurrency <= 1:
+        yield from map(run, jobs)
+        return
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="batch") as pool:
+        yield from pool.map(run, jobs)  # map keeps input order
+
+
+def grade_line(number: int, line: str, *, bank: Bank, grader: Grader) -> dict[str, Any]:
+    """Grade one input line; a line that cannot be graded gets an error object."""
+    line_id: Any = None
+    try:
+        obj = json.loads(line)
+        if not isinstance(obj, dict):
+            raise ValueError("line is not a JSON object")
+        line_id = obj.get("id")
+        qid, answer = obj.get("question_id"), obj.get("answer")
+        if not isinstance(qid, str):
+            raise ValueError("missing or non-string 'question_id'")
+        if not isinstance(answer, str):
+            raise ValueError("missing or non-string 'answer'")
+        question = bank.get(qid)
+        if question is None:
+            raise ValueError(f"unknown question_id {qid!r}")
+        return result_line(line_id, qid, grader.grade(question, answer))
+    except json.JSONDecodeError as err:
+        return {"id": None, "line": number, "error": f"bad JSON on line {number}: {err.msg}"}
+    except Exception as err:  # one bad line never stops the run
+        return {"id": line_id, "line": number, "error": str(err) or type(err).__name__}

@@ -20,7 +20,10 @@ from app.bank.loader import Bank
 from app.bank.schema import Question
 from app.errors import AnswerRejected, AttemptNotFound, QuestionNotFound
 from app.grading.base import Grader
+from app.grading.interviewer import AuthoredInterviewer, Interviewer
 from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, utcnow
+from app.thread import reply_to_turn, stale_answered_turns, start_thread
+from app.voice.service import claim_recording
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +61,20 @@ def create_attempt(session: Session, *, bank: Bank, user: User, data: AttemptCre
     if bank.get(data.question_id) is None:
         raise QuestionNotFound(f"There is no question with id {data.question_id!r}.")
     answer = validate_answer(data.answer, max_chars=max_chars)
+    recording = claim_recording(session, data.recording_id, user=user, question_id=data.question_id) if data.recording_id else None
     attempt = Attempt(
         question_id=data.question_id,
         question_version=bank.version(data.question_id),
         answer=answer,
-        duration_seconds=data.duration_seconds,
-        source=data.source,
+        duration_seconds=recording.duration_seconds if recording else data.duration_seconds,
+        source="spoken" if recording else data.source,
         user_id=user.id,
         grader=grader,
     )
     session.add(attempt)
+    if recording is not None:
+        recording.attempt_id = attempt.id
+        session.add(recording)
     session.commit()
     session.refresh(attempt)
     return attempt
@@ -104,8 +111,10 @@ def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str) -> Atte
 class GradingQueue:
     """Grades attempts off the request path, on a bounded thread pool."""
 
-    def __init__(self, engine: Engine, bank: Bank, grader: Grader, *, workers: int = 2, stale_seconds: int = 300):
+    def __init__(self, engine: Engine, bank: Bank, grader: Grader, *, workers: int = 2, stale_seconds: int = 300,
+                 interviewer: Interviewer | None = None):
         self.engine, self.bank, self.grader = engine, bank, grader
+        self.interviewer = interviewer or AuthoredInterviewer()
         self.stale = timedelta(seconds=stale_seconds)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader")
 
@@ -157,8 +166,17 @@ class GradingQueue:
                 attempt.grader = result.grader
                 attempt.error = None
                 attempt.graded_at = utcnow()
+                start_thread(session, attempt, question, result)  # the interviewer's follow-up, same transaction
             session.add(attempt)
             session.commit()
+
+    def submit_reply(self, attempt_id: str, position: int, *, wait: float = 0.0) -> None:
+        """Queue the interviewer's reply to an answered follow-up; wait a moment for a quick one."""
+        future = self._pool.submit(reply_to_turn, self.engine, self.bank, self.interviewer, attempt_id, position)
+        try:
+            future.result(timeout=wait)
+        except FutureTimeout:
+            pass
 
     def requeue_unfinished(self) -> int:
         """Queue attempts left pending, or stuck grading, by a process that stopped."""
@@ -172,9 +190,18 @@ class GradingQueue:
                     )
                 )
             ).all()
+            turns = stale_answered_turns(session, older_than=cutoff)
         for attempt_id in ids:
             self.submit(attempt_id)
-        return len(ids)
+        for attempt_id, position in turns:
+            self.submit_reply(attempt_id, position)
+        return len(ids) + len(turns)
+
+    def warm_up(self) -> None:
+        """Prepare the grader's per-question data in the background (first grades get fast)."""
+        warm = getattr(self.grader, "warm_up", None)
+        if warm is not None:
+            self._pool.submit(warm, self.bank.questions)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=False)

@@ -11,7 +11,8 @@ from starlette.concurrency import run_in_threadpool
 from app.bank.schema import Question
 from app.deps import BankDep, CurrentUser, QueueDep, SessionDep, SettingsDep
 from app.grading.service import create_attempt, get_attempt, list_attempts, mark_for_regrade, question_or_404
-from app.models import AttemptCreate, AttemptPublic
+from app.models import AttemptCreate, AttemptPublic, FollowUpTurnPublic
+from app.thread import answer_turn, list_thread
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -82,3 +83,23 @@ async def api_regrade(attempt_id: str, session: SessionDep, settings: SettingsDe
     await run_in_threadpool(queue.submit_and_wait, attempt.id, settings.grading_wait_seconds)
     session.refresh(attempt)
     return attempt
+
+
+class FollowUpAnswerIn(BaseModel):
+    answer: str
+    wait: bool = True  # wait briefly for the interviewer's reply before answering
+
+
+@router.get("/attempts/{attempt_id}/thread", response_model=list[FollowUpTurnPublic])
+def api_thread(attempt_id: str, session: SessionDep, user: CurrentUser) -> Any:
+    """The follow-up thread: the interviewer's questions, your answers and its replies."""
+    return list_thread(session, get_attempt(session, attempt_id, user=user).id)
+
+
+@router.post("/attempts/{attempt_id}/thread/{position}", response_model=list[FollowUpTurnPublic])
+async def api_answer_follow_up(attempt_id: str, position: int, body: FollowUpAnswerIn, session: SessionDep, settings: SettingsDep,
+                               queue: QueueDep, user: CurrentUser) -> Any:
+    attempt = get_attempt(session, attempt_id, user=user)
+    answer_turn(session, attempt, position, body.answer, max_chars=settings.max_answer_chars)
+    await run_in_threadpool(queue.submit_reply, attempt.id, position, wait=settings.grading_wait_seconds if body.wait else 0.0)
+    return list_thread(session, attempt.id)

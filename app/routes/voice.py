@@ -1,0 +1,81 @@
+"""Spoken answers: upload a recording to be transcribed, replay it, delete its audio."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from app.deps import BankDep, CurrentUser, SessionDep
+from app.grading.service import question_or_404
+from app.voice.service import (
+    Voice,
+    delete_audio,
+    read_audio,
+    recording_view,
+    save_recording,
+    transcribe_upload,
+    transcription_json,
+)
+from app.voice.transcribe import build_prompt
+from app.web import is_htmx, render
+
+router = APIRouter(tags=["voice"])
+
+
+def _voice(request: Request) -> Voice:
+    return request.app.state.voice
+
+
+@router.post("/api/transcriptions", status_code=201)
+async def api_transcribe(
+    request: Request,
+    bank: BankDep,
+    session: SessionDep,
+    user: CurrentUser,
+    audio: Annotated[UploadFile, File(description="The recording: WebM/Opus, Ogg, WAV, MP3 or MP4/AAC.")],
+    question_id: Annotated[str, Form(max_length=120)],
+) -> dict[str, Any]:
+    """Transcribe a recorded answer. Returns the transcript (to edit before submitting), word timing,
+    delivery figures and a ``recording_id`` to send with the answer."""
+    voice = _voice(request)
+    question = question_or_404(bank, question_id)
+    pool = voice.require_pool()
+    data = await audio.read(voice.max_bytes + 1)  # one byte more than allowed is enough to refuse
+    prompt = build_prompt(question, bank.glossary)
+    transcript, kept = await pool.run(
+        transcribe_upload, data, transcriber=pool.transcriber, filename=audio.filename or "answer", prompt=prompt, max_bytes=voice.max_bytes, keep=voice.keep_recordings
+    )
+    recording = await run_in_threadpool(  # writing megabytes of audio is blocking work too
+        save_recording, session, user=user, question_id=question.id, transcript=transcript, transcriber=pool.transcriber.name, audio=kept, mime=audio.content_type or ""
+    )
+    return transcription_json(recording)
+
+
+@router.get("/recordings/{recording_id}/audio", name="recording_audio", include_in_schema=False)
+def recording_audio(recording_id: str, session: SessionDep, user: CurrentUser) -> Response:
+    data, mime = read_audio(session, recording_id, user=user)
+    return Response(data, media_type=mime, headers={"Cache-Control": "private, max-age=3600"})
+
+
+@router.post("/recordings/{recording_id}/delete", name="delete_recording", include_in_schema=False)
+def delete_recording(request: Request, recording_id: str, session: SessionDep, user: CurrentUser):
+    recording = delete_audio(session, recording_id, user=user)
+    if not is_htmx(request):
+        target = (
+            request.url_for("attempt", attempt_id=recording.attempt_id)
+            if recording.attempt_id
+            else request.url_for("practice", question_id=recording.question_id)
+        )
+        return RedirectResponse(target, status_code=303)
+    ctx = {"recording": recording_view(recording)}
+    return render(request, "partials/_recording.html", ctx, partial="partials/_recording.html")
+
+
+@router.delete("/api/recordings/{recording_id}/audio", status_code=204)
+def api_delete_recording_audio(recording_id: str, session: SessionDep, user: CurrentUser) -> Response:
+    """Delete a recording's audio; its transcript and delivery figures stay with the attempt."""
+    delete_audio(session, recording_id, user=user)
+    return Response(status_code=204)
