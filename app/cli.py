@@ -43,6 +43,13 @@ def serve(
     import uvicorn
 
     settings = _settings()
+    bind = host or settings.host
+    if settings.mode == "personal" and bind not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(
+            f"warning: serving on {bind} in personal mode: there is no login, so everyone who can reach "
+            "this address sees every attempt and recording.",
+            err=True,
+        )
     if reload:
         uvicorn.run("app.main:create_app", factory=True, host=host or settings.host, port=port or settings.port, reload=True)
         return

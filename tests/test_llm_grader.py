@@ -603,11 +603,12 @@ def test_cli_llm_without_endpoint_stops_before_grading(tmp_path: Path):
     assert res.exit_code == 2 and "error: the llm and hybrid graders need an endpoint" in res.output, "refused with one clear line"
 
 
-def test_cli_progress_bar_counts_every_line():
+def test_cli_progress_bar_counts_every_line(capsys):
     from app.cli import _progress
 
     with _progress(True, total=2) as advance:
         advance()
         advance()
+    assert "100%" in capsys.readouterr().err
     with _progress(False, total=2) as advance:
         advance()

@@ -103,3 +103,18 @@ def test_slow_grader_shows_progress_then_result(client, app):
 
     text = wait_until(fragment) or ""
     assert 'data-status="graded"' in text and "hx-trigger" not in text.split("<article", 1)[0]
+
+
+def test_failure_while_storing_the_grade_marks_failed(client, app, monkeypatch):
+    """Regression: an error when committing the grade left the attempt 'grading' forever."""
+    attempt = _new_attempt(app)
+    import app.grading.service as service
+
+    def broken_thread(*args, **kwargs):
+        raise RuntimeError("thread table unavailable")
+
+    monkeypatch.setattr(service, "start_thread", broken_thread)
+    app.state.queue.run(attempt.id)
+    with Session(app.state.engine) as s:
+        stored = s.get(Attempt, attempt.id)
+        assert stored.status == AttemptStatus.failed and stored.answer.startswith("Each GPU")

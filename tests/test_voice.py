@@ -414,3 +414,12 @@ def test_unsubmitted_recordings_expire(endpoint_app, short_wav):
         ids = session.exec(select(Recording.id)).all()
         assert first not in ids and len(ids) == 1
         assert session.exec(select(Attempt)).all() == []
+
+
+def test_replay_never_serves_a_page_type(endpoint_app, short_wav):
+    """Regression: the stored type came from the browser; a WAV sent as text/html must not render as a page."""
+    rec = upload(endpoint_app, short_wav.read_bytes() + b"<script>alert(1)</script>", mime="text/html").json()
+    played = endpoint_app.get(f"/recordings/{rec['recording_id']}/audio")
+    assert played.status_code == 200
+    assert played.headers["content-type"] == "application/octet-stream"
+    assert played.headers["x-content-type-options"] == "nosniff"

@@ -159,6 +159,8 @@ class GradingQueue:
                 log.exception("grading attempt %s failed", attempt_id)
                 attempt.status = AttemptStatus.failed
                 attempt.error = f"{type(err).__name__}: {err}"[:2000]
+                attempt.score, attempt.result = None, None  # no stale grade next to 'failed'
+                attempt.graded_at = None
             else:
                 attempt.status = AttemptStatus.graded
                 attempt.result = result.model_dump(mode="json")
@@ -166,9 +168,23 @@ class GradingQueue:
                 attempt.grader = result.grader
                 attempt.error = None
                 attempt.graded_at = utcnow()
-                start_thread(session, attempt, question, result)  # the interviewer's follow-up, same transaction
             session.add(attempt)
-            session.commit()
+            try:
+                if attempt.status == AttemptStatus.graded:
+                    start_thread(session, attempt, question, result)  # the interviewer's follow-up, same transaction
+                session.commit()
+            except Exception as err:  # storing the grade failed: say so rather than stay 'grading'
+                session.rollback()
+                log.exception("storing the grade of attempt %s failed", attempt_id)
+                self._mark_failed(attempt_id, f"could not store the grade: {type(err).__name__}")
+
+    def _mark_failed(self, attempt_id: str, message: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(Attempt)
+                .where(Attempt.id == attempt_id)
+                .values(status=AttemptStatus.failed, error=message[:2000], score=None, result=None)
+            )
 
     def submit_reply(self, attempt_id: str, position: int, *, wait: float = 0.0) -> None:
         """Queue the interviewer's reply to an answered follow-up; wait a moment for a quick one."""

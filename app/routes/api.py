@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
@@ -66,7 +66,7 @@ def api_attempts(
     user: CurrentUser,
     question_id: str | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> Any:
     items, total = list_attempts(session, user=user, question_id=question_id, limit=limit, offset=offset)
     return AttemptPage(items=items, total=total)
@@ -97,7 +97,7 @@ def api_thread(attempt_id: str, session: SessionDep, user: CurrentUser) -> Any:
 
 
 @router.post("/attempts/{attempt_id}/thread/{position}", response_model=list[FollowUpTurnPublic])
-async def api_answer_follow_up(attempt_id: str, position: int, body: FollowUpAnswerIn, session: SessionDep, settings: SettingsDep,
+async def api_answer_follow_up(attempt_id: str, position: Annotated[int, Path(ge=0, le=100)], body: FollowUpAnswerIn, session: SessionDep, settings: SettingsDep,
                                queue: QueueDep, user: CurrentUser) -> Any:
     attempt = get_attempt(session, attempt_id, user=user)
     answer_turn(session, attempt, position, body.answer, max_chars=settings.max_answer_chars)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timezone
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 from fastapi.responses import RedirectResponse
@@ -41,7 +41,7 @@ class AnswerForm(BaseModel):
 
 
 async def read_answer_form(request: Request) -> AnswerForm:
-    form = await request.form(max_part_size=MAX_FORM_BYTES)
+    form = await request.form(max_part_size=MAX_FORM_BYTES, max_fields=8, max_files=0)
     values = {k: v for k, v in form.items() if isinstance(v, str) and (v or k == "answer")}
     try:
         return AnswerForm.model_validate(values)
@@ -114,7 +114,7 @@ def thread_page(request: Request, attempt_id: str, bank: BankDep, session: Sessi
 
 @router.post("/attempts/{attempt_id}/thread/{position}", name="answer_follow_up")
 async def answer_follow_up(
-    request: Request, attempt_id: str, position: int, bank: BankDep, session: SessionDep, settings: SettingsDep,
+    request: Request, attempt_id: str, position: Annotated[int, Path(ge=0, le=100)], bank: BankDep, session: SessionDep, settings: SettingsDep,
     queue: QueueDep, user: CurrentUser, answer: Annotated[str, Form()] = "",
 ):
     attempt = get_attempt(session, attempt_id, user=user)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
@@ -57,7 +59,11 @@ async def api_transcribe(
 @router.get("/recordings/{recording_id}/audio", name="recording_audio", include_in_schema=False)
 def recording_audio(recording_id: str, session: SessionDep, user: CurrentUser) -> Response:
     data, mime = read_audio(session, recording_id, user=user)
-    return Response(data, media_type=mime, headers={"Cache-Control": "private, max-age=3600"})
+    # Only ever serve audio types: the stored type came from the browser, and must not make the
+    # upload render as a page on this origin.
+    safe = mime if re.fullmatch(r"audio/[a-z0-9.+-]+(;[ a-z0-9=.\-]*)?", (mime or "").lower()) else "application/octet-stream"
+    headers = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff", "Content-Disposition": "inline"}
+    return Response(data, media_type=safe, headers=headers)
 
 
 @router.post("/recordings/{recording_id}/delete", name="delete_recording", include_in_schema=False)
