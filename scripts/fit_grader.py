@@ -91,6 +91,21 @@ def main() -> None:
     pred = np.array([2 if model.predict(dict(zip(OrdinalModel.FEATURES, r)))[1] >= 0.5 else 1 if model.predict(dict(zip(OrdinalModel.FEATURES, r)))[0] >= 0.5 else 0 for r in x])
     print(f"# {len(y)} checkpoint decisions; dev accuracy of the fit {np.mean(pred == y):.3f}")
     print(f"DEFAULT_MODEL = {model!r}")
+    if "--cv" in sys.argv:
+        # 5-fold cross-validation over answers of the dev split: compares feature sets honestly.
+        ids = sorted({r["id"] for r in RECORDS})
+        fold_of = {a: i % 5 for i, a in enumerate(ids)}
+        folds = np.array([fold_of[r["id"]] for r in RECORDS])
+        correct = 0
+        for f in range(5):
+            tr, te = folds != f, folds == f
+            pb_, pw_ = fit_logistic(x[tr], (y[tr] >= 1).astype(float))
+            cb_, cw_ = fit_logistic(x[tr], (y[tr] == 2).astype(float))
+            m_ = OrdinalModel(pb_, tuple(pw_), cb_, tuple(cw_))
+            for row, gold in zip(x[te], y[te]):
+                pp, pc = m_.predict(dict(zip(OrdinalModel.FEATURES, row)))
+                correct += (2 if pc >= 0.5 else 1 if pp >= 0.5 else 0) == gold
+        print(f"# 5-fold CV accuracy on dev: {correct / len(y):.3f}")
     if "--report" in sys.argv:
         from collections import Counter
         print("confusion (gold -> pred):", sorted(Counter(zip(y.tolist(), pred.tolist())).items()))
