@@ -134,6 +134,3 @@ class Settings(BaseSettings):
             "http://localhost:11434/v1) or OPENAI_API_KEY (OpenAI), or use COACH_GRADER=offline"
         )
 
-    @property
-    def is_sqlite(self) -> bool:
-        return self.database_url.startswith("sqlite")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import Request
@@ -61,6 +60,3 @@ def render(
     ctx = {"request": request, "bank_issues": request.app.state.bank.issues, **context}
     return templates.TemplateResponse(request, name, ctx, status_code=status_code, headers=headers)
 
-
-def template_exists(name: str) -> bool:
-    return (Path(TEMPLATES_DIR) / name).is_file()

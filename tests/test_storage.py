@@ -6,7 +6,7 @@ import time
 
 from sqlmodel import Session, select
 
-from app.grading.service import GradingQueue, create_attempt, get_local_user, mark_for_regrade
+from app.grading.service import create_attempt, get_local_user
 from app.models import Attempt, AttemptCreate, AttemptStatus, utcnow
 from tests.factories import wait_until
 from datetime import timedelta

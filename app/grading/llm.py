@@ -49,14 +49,12 @@ from app.grading.base import (
     MisconceptionResult,
 )
 from app.grading.quotes import addresses_grader, locate_quote
+from app.scoring.grade import STATE_CREDIT, scale_score
 
 log = logging.getLogger(__name__)
 
 FALLBACK_GRADER = "offline-fallback"
 DOWNGRADE = {"covered": "partial", "partial": "missed", "missed": "missed"}
-STATE_CREDIT = {"covered": 1.0, "partial": 0.5, "missed": 0.0}
-# Same scale as the offline grader (app/scoring/grade.py): points off per asserted misconception.
-MISCONCEPTION_PENALTY = 8.0
 # Longest Retry-After we are willing to sleep through inside one grading; beyond it we fall back
 # and the user can retry later (a worker thread asleep for minutes helps no one).
 MAX_WAIT_SECONDS = 30.0
@@ -342,9 +340,7 @@ def score_states(question: Question, states: dict[str, str], misconceptions: int
 
     The offline grader's scale with its probabilities replaced by the decided states.
     """
-    total = sum(c.weight for c in question.checkpoints)
-    credit = sum(c.weight * STATE_CREDIT[states.get(c.id, "missed")] for c in question.checkpoints)
-    return int(round(min(100.0, max(0.0, 100.0 * credit / total - MISCONCEPTION_PENALTY * misconceptions))))
+    return scale_score([(c.weight, STATE_CREDIT[states.get(c.id, "missed")]) for c in question.checkpoints], misconceptions)
 
 
 def _check_complete(question: Question) -> Callable[[Any], None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timezone
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 from fastapi.responses import RedirectResponse
@@ -115,9 +115,10 @@ def thread_page(request: Request, attempt_id: str, bank: BankDep, session: Sessi
 @router.post("/attempts/{attempt_id}/thread/{position}", name="answer_follow_up")
 async def answer_follow_up(
     request: Request, attempt_id: str, position: Annotated[int, Path(ge=0, le=100)], bank: BankDep, session: SessionDep, settings: SettingsDep,
-    queue: QueueDep, user: CurrentUser, answer: Annotated[str, Form()] = "",
+    queue: QueueDep, user: CurrentUser, form: Annotated[AnswerForm, Depends(read_answer_form)],
 ):
     attempt = get_attempt(session, attempt_id, user=user)
+    answer = form.answer
     try:
         answer_turn(session, attempt, position, answer, max_chars=settings.max_answer_chars)
     except AnswerRejected as err:

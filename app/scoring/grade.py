@@ -47,6 +47,20 @@ Encode = Callable[[Sequence[str]], np.ndarray]
 
 COVERED, PARTIAL, MISSED = "covered", "partial", "missed"
 STATE_CREDIT = {COVERED: 1.0, PARTIAL: 0.5, MISSED: 0.0}
+MISCONCEPTION_PENALTY = 8.0  # points off the 0..100 score per asserted misconception
+
+
+def scale_score(credits: Sequence[tuple[float, float]], misconceptions: int, *, penalty: float = MISCONCEPTION_PENALTY) -> int:
+    """The 0..100 score from (weight, credit 0..1) per checkpoint, minus a penalty per wrong claim.
+
+    Shared by every grader so their scores mean the same thing.
+
+    >>> scale_score([(1.0, 1.0), (1.0, 0.5)], 1)
+    67
+    """
+    total = sum(w for w, _ in credits)
+    value = 100.0 * sum(w * c for w, c in credits) / total - penalty * misconceptions if total else 0.0
+    return int(round(min(100.0, max(0.0, value))))
 
 
 @dataclass(frozen=True)
@@ -106,7 +120,7 @@ class Tuning:
     # Misconception: cosine to the wrong claim at least this, and this much above the correct statements.
     misconception_sim: float = 0.55
     misconception_margin: float = 0.08
-    misconception_penalty: float = 8.0
+    misconception_penalty: float = MISCONCEPTION_PENALTY
     support_sim: float = 0.5  # a window 'speaks to' a checkpoint above this cosine
     facet_sim: float = 0.55
 
@@ -325,11 +339,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         evidence = (Span(windows[best].start, windows[best].end),) if best is not None and state != MISSED else ()
         results.append(CheckpointGrade(p.id, state, round(float(strength), 3), evidence, tuple(sorted(feats.items()))))
 
-    total_w = sum(p.weight for p in rubric.checkpoints)
     # Mostly the decided states, so the score agrees with the checklist; the strength breaks ties.
-    credit = sum(p.weight * (0.75 * STATE_CREDIT[g.state] + 0.25 * g.strength) for p, g in zip(rubric.checkpoints, results))
-    score = 100.0 * credit / total_w - tuning.misconception_penalty * len(hits)
-    return Grade(int(round(np.clip(score, 0, 100))), tuple(results), tuple(hits), tuple(notes))
+    credits = [(p.weight, 0.75 * STATE_CREDIT[g.state] + 0.25 * g.strength) for p, g in zip(rubric.checkpoints, results)]
+    score = scale_score(credits, len(hits), penalty=tuning.misconception_penalty)
+    return Grade(score, tuple(results), tuple(hits), tuple(notes))
 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning) -> tuple[dict[str, float], int | None]:

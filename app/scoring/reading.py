@@ -62,10 +62,14 @@ _HEDGE = re.compile(
     r"if i remember|iirc|i'?m guessing|not (?:totally|entirely|100%) sure|roughly)\b",
     re.I,
 )
-_INJECTION = re.compile(
+# Text that speaks to the grader instead of answering. Shared with the LLM grader's quote check.
+# Model names count only when addressed ('dear assistant'): 'LLM inference' is a topic, not a plea.
+TALKS_TO_GRADER = re.compile(
     r"\b(?:ignore (?:the|all|any|previous|your|prior|above)|disregard (?:the|all|any|previous|your)|"
-    r"(?:dear|attention|note to (?:the )?)?\s*(?:grader|grading (?:system|model|ai|bot)|evaluator|assistant|language model|llm)\b|"
-    r"mark (?:this|it|every|all|each|me)|full (?:marks|score|credit)|(?:give|award|assign) (?:me|this|it|the answer)|"
+    r"(?:grader|grading (?:system|model|ai|bot)|evaluator|rubric)\b|"
+    r"(?:dear|attention|note to(?: the)?|hey) (?:assistant|language model|llm|ai|model)\b|"
+    r"mark (?:this|it|me|my answer|the answer|every|all|each)\b.{0,40}?\b(?:as|covered|correct)\b|full (?:marks|score|credit)|"
+    r"(?:give|award|assign) (?:me|this(?: answer)?|it|the answer) (?:full|all|100|a (?:perfect|full|high)|the (?:maximum|max|highest))|"
     r"score (?:of )?100|100 ?/ ?100|system prompt|new instructions?|you (?:are|must|should|will) (?:now )?(?:grade|mark|score|act|give))",
     re.I,
 )
@@ -189,7 +193,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         negated=contrast or bool(_NEGATION.search(body)),
         ignorance=bool(_IGNORANCE.search(body)),
         retracted=retracted,
-        instruction=bool(_INJECTION.search(body)),
+        instruction=bool(TALKS_TO_GRADER.search(body)),
         hedged=bool(_HEDGE.search(body)),
     )
 

@@ -10,8 +10,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
-_QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"'}
+DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
+QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"'}
 _SPACE = re.compile(r"\s+")
 WORD = re.compile(r"[a-z0-9]+(?:['.:/][a-z0-9]+)*", re.I)
 
@@ -38,7 +38,7 @@ def normalize(text: str) -> str:
     >>> normalize("  All\u2013Reduce  over\\nNVLink ")
     'all-reduce over nvlink'
     """
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
+    text = unicodedata.normalize("NFKC", text).translate(DASHES).translate(QUOTES)
     return _SPACE.sub(" ", text).strip().lower()
 
 

@@ -80,10 +80,6 @@ class Voice:
     def available(self) -> bool:
         return self.pool is not None
 
-    @property
-    def transcriber_name(self) -> str:
-        return self.pool.transcriber.name if self.pool else ""
-
     def start(self) -> None:
         if self.pool:
             self.pool.warm_up()
