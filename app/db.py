@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
 from app.config import ROOT
@@ -15,17 +17,29 @@ from app.config import ROOT
 MIGRATIONS_DIR = ROOT / "migrations"
 
 
+IN_MEMORY_URLS = ("sqlite://", "sqlite:///:memory:")
+_temp_files: weakref.WeakKeyDictionary[Engine, weakref.finalize] = weakref.WeakKeyDictionary()
+
+
 def make_engine(url: str) -> Engine:
-    """Build an engine; SQLite gets WAL, foreign keys and a thread-safe connection setup."""
+    """Build an engine; SQLite gets WAL, foreign keys and a thread-safe connection setup.
+
+    An in-memory SQLite URL is backed by a private temporary file, deleted with the
+    engine: one shared in-memory connection is not safe when the grading threads and
+    the request threads use it at once (one session's rollback would undo another's
+    uncommitted write), while a file gives every thread its own connection and WAL.
+    """
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
-    args: dict = {"connect_args": {"check_same_thread": False, "timeout": 30}}
-    if url in ("sqlite://", "sqlite:///:memory:"):
-        # One shared connection, or every session would see its own empty database.
-        args["poolclass"] = StaticPool
+    temp_dir: str | None = None
+    if url in IN_MEMORY_URLS:
+        temp_dir = tempfile.mkdtemp(prefix="coach-db-")
+        url = f"sqlite:///{Path(temp_dir) / 'coach.db'}"
     else:
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, **args)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    if temp_dir is not None:
+        _temp_files[engine] = weakref.finalize(engine, shutil.rmtree, temp_dir, ignore_errors=True)
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
@@ -36,6 +50,14 @@ def make_engine(url: str) -> Engine:
         cur.close()
 
     return engine
+
+
+def dispose_engine(engine: Engine) -> None:
+    """Close the engine's connections; a temporary (in-memory URL) database goes with it."""
+    engine.dispose()
+    cleanup = _temp_files.pop(engine, None)
+    if cleanup is not None:
+        cleanup()
 
 
 def upgrade_database(engine: Engine, revision: str = "head") -> None:

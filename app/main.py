@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import __version__
 from app.bank.loader import load_bank
 from app.config import Settings
-from app.db import make_engine, upgrade_database
+from app.db import dispose_engine, make_engine, upgrade_database
 from app.errors import CoachError
 from app.grading.hybrid import HybridGrader
 from app.grading.interviewer import AuthoredInterviewer, LLMInterviewer
@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         app.state.voice.stop()
         queue.shutdown()
-        engine.dispose()
+        dispose_engine(engine)
 
     app = FastAPI(
         title="Interview Coach",

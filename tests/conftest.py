@@ -43,9 +43,9 @@ DB_PARAMS = ["sqlite"] + (["postgres"] if PG_URL else [])
 
 
 @pytest.fixture(params=DB_PARAMS)
-def database_url(request) -> Iterator[str]:
+def database_url(request, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
-        yield "sqlite://"
+        yield f"sqlite:///{tmp_path / 'coach.db'}"  # a real file, as the app runs: WAL, a connection per thread
     else:
         yield from _fresh_postgres_url()
 

@@ -118,3 +118,43 @@ def test_failure_while_storing_the_grade_marks_failed(client, app, monkeypatch):
     with Session(app.state.engine) as s:
         stored = s.get(Attempt, attempt.id)
         assert stored.status == AttemptStatus.failed and stored.answer.startswith("Each GPU")
+
+
+def test_in_memory_sqlite_is_safe_across_threads():
+    """`sqlite://` gets a private file: a reader closing its session on another thread
+    never undoes a writer's uncommitted change (a shared in-memory connection would)."""
+    import threading
+    from pathlib import Path
+
+    from app.db import dispose_engine, make_engine, upgrade_database
+    from app.models import User
+
+    engine = make_engine("sqlite://")
+    db_file = Path(engine.url.database)
+    upgrade_database(engine)
+    assert db_file.exists()
+    stop = threading.Event()
+
+    def reader() -> None:
+        while not stop.is_set():
+            with Session(engine) as s:
+                s.exec(select(User)).all()
+
+    threads = [threading.Thread(target=reader) for _ in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(20):
+            with Session(engine) as s:
+                s.add(User(username=f"user{i}", display_name="x"))
+                s.flush()
+                time.sleep(0.005)  # readers open and close sessions meanwhile
+                s.commit()
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    with Session(engine) as s:
+        assert len(s.exec(select(User)).all()) == 20
+    dispose_engine(engine)
+    assert not db_file.parent.exists(), "the temporary database is removed with its engine"
