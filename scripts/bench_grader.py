@@ -4,7 +4,7 @@ latency for 100- and 500-word answers against a 12-checkpoint question.
     python scripts/bench_grader.py [--runs N]
 
 Answers are built from the question's own model answer plus unrelated filler sentences, each
-one unique (so the embedding cache cannot help), then graded warm, one at a time.
+one unique (so the embedding cache cannot help), then graded warm (after --warm unmeasured answers of the same size), one at a time.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def rss_mb() -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--warm", type=int, default=10, help="unmeasured answers graded first at each size")
     args = ap.parse_args()
     t0 = time.perf_counter()
     from app.bank.loader import load_bank
@@ -63,6 +64,8 @@ def main() -> None:
     print(f"question: {q.id}, {len(q.checkpoints)} checkpoints, {len(q.misconceptions)} misconceptions")
     rng = random.Random(7)
     for words in (100, 500):
+        for n in range(args.warm):  # warm: caches, allocator and CPU clocks settle (answers not reused)
+            grader.grade(q, make_answer(q.model_answer, words, 100_000 + n + words, rng))
         times = []
         for n in range(args.runs):
             answer = make_answer(q.model_answer, words, n + words, rng)

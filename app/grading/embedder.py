@@ -12,6 +12,7 @@ import importlib.util
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +86,11 @@ class MiniLMEmbedder:
         for k in list(self._w):
             if k.endswith(".weight") and self._w[k].ndim == 2 and "embeddings" not in k:
                 self._w[k] = np.ascontiguousarray(self._w[k].T)
+        for layer in range(LAYERS):  # query, key and value in one matrix product
+            p = f"encoder.layer.{layer}.attention.self."
+            parts = ("query", "key", "value")
+            self._w[f"encoder.layer.{layer}.qkv.weight"] = np.ascontiguousarray(np.concatenate([self._w.pop(p + n + ".weight") for n in parts], axis=1))
+            self._w[f"encoder.layer.{layer}.qkv.bias"] = np.concatenate([self._w.pop(p + n + ".bias") for n in parts])
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -102,12 +108,10 @@ class MiniLMEmbedder:
                 else:
                     todo.append(i)
         if todo:
-            from threadpoolctl import threadpool_limits
-
             uniq = list(dict.fromkeys(texts[i] for i in todo))
             # One BLAS thread per grading thread: on a small machine, oversubscribed BLAS
             # threads spin against each other and run many times slower.
-            with threadpool_limits(1):
+            with _blas_controller().limit(limits=1):
                 vecs = self._forward(uniq)
             found = dict(zip(uniq, vecs))
             with self._lock:
@@ -121,47 +125,53 @@ class MiniLMEmbedder:
 
     def _forward(self, texts: list[str]) -> np.ndarray:
         encs = self.tokenizer.encode_batch(texts)
-        # Batch sentences of similar length together to avoid wasted padding.
-        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
         result = np.zeros((len(texts), 384), dtype=np.float32)
-        for start in range(0, len(order), 32):
-            idx = order[start : start + 32]
-            n = max(len(encs[i].ids) for i in idx)
-            ids = np.zeros((len(idx), n), dtype=np.int64)
-            mask = np.zeros((len(idx), n), dtype=np.float32)
-            for r, i in enumerate(idx):
-                ids[r, : len(encs[i].ids)] = encs[i].ids
-                mask[r, : len(encs[i].ids)] = 1.0
-            result[idx] = self._bert(ids, mask)
+        # Sentences of similar length share an attention batch (little padding there); the
+        # dense layers, where nearly all the time goes, run on the packed tokens with none.
+        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
+        for start in range(0, len(order), 64):
+            idx = order[start : start + 64]
+            result[idx] = self._bert([encs[i].ids for i in idx])
         return result
 
-    def _bert(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def _bert(self, seqs: list[list[int]]) -> np.ndarray:
+        """Mean-pooled, normalised last hidden states of token sequences (one BERT forward)."""
         w = self._w
-        b, n = ids.shape
-        x = w["embeddings.word_embeddings.weight"][ids]
-        x = x + w["embeddings.position_embeddings.weight"][:n][None]
-        x = x + w["embeddings.token_type_embeddings.weight"][0][None, None]
-        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        bias = ((1.0 - mask) * -1e9)[:, None, None, :]
-        hd = 384 // HEADS
+        lengths = np.array([len(s) for s in seqs])
+        b, n, hd = len(seqs), int(lengths.max()), 384 // HEADS
+        valid = np.arange(n)[None, :] < lengths[:, None]  # (b, n); row-major order = packed order
+        ids = np.concatenate([np.asarray(s, dtype=np.int64) for s in seqs])
+        pos = np.concatenate([np.arange(k) for k in lengths])
+        x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][pos]
+        x = _layer_norm(x + w["embeddings.token_type_embeddings.weight"][0], w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        bias = np.where(valid, 0.0, -1e9).astype(np.float32)[:, None, None, :]
+        padded = np.zeros((b, n, 3 * 384), dtype=np.float32)
         for layer in range(LAYERS):
             p = f"encoder.layer.{layer}."
-
-            def lin(t: np.ndarray, name: str) -> np.ndarray:
-                return t @ w[p + name + ".weight"] + w[p + name + ".bias"]
-
-            q = lin(x, "attention.self.query").reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
-            k = lin(x, "attention.self.key").reshape(b, n, HEADS, hd).transpose(0, 2, 3, 1)
-            v = lin(x, "attention.self.value").reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
-            scores = (q @ k) / np.sqrt(hd) + bias
+            padded[valid] = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]  # (tokens, 3*384)
+            q = padded[..., :384].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
+            k = padded[..., 384:768].reshape(b, n, HEADS, hd).transpose(0, 2, 3, 1)
+            v = padded[..., 768:].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
+            scores = (q @ k) * (1.0 / np.sqrt(hd)) + bias
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
-            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, 384)
-            x = _layer_norm(x + lin(ctx, "attention.output.dense"), w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
-            h = _gelu(lin(x, "intermediate.dense"))
-            x = _layer_norm(x + lin(h, "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
-        pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, 384)[valid]
+            attn = ctx @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            x = _layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
+            h = _gelu(x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            out = h @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        ends = np.cumsum(lengths)
+        pooled = np.add.reduceat(x, ends - lengths, axis=0) / lengths[:, None]
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+@lru_cache(maxsize=1)
+def _blas_controller():
+    """Finding the BLAS libraries takes a millisecond; do it once per process."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 _shared: dict[str, MiniLMEmbedder] = {}
