@@ -158,3 +158,42 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     assert np.allclose(together, alone, atol=1e-5)
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
     assert float(together[1] @ together[0]) < float(together[1] @ enc._forward(["every GPU ends with the sum of all gradients"])[0])
+
+
+@pytest.mark.parametrize(
+    "question_id, answer, expected",
+    [
+        # swapped roles: which parallelism goes where is what matters, not the shared words
+        ("tensor-vs-pipeline-parallelism", "Tensor parallelism is what you use across nodes over InfiniBand, while pipeline parallelism stays inside a node.", {"tp-across-nodes"}),
+        ("tensor-vs-pipeline-parallelism", "For a big model I'd do TP=8 inside each node and PP across nodes.", set()),
+        ("tensor-vs-pipeline-parallelism", "TP across nodes over InfiniBand would be a bad idea; NVLink inside the node is for TP.", set()),
+        # the distinctive concept: all-reduce where the correction says point-to-point
+        ("tensor-vs-pipeline-parallelism", "At each stage boundary the GPUs do an all-reduce of the activations.", {"pp-uses-allreduce"}),
+        ("tensor-vs-pipeline-parallelism", "Pipeline parallelism only exchanges activations at stage boundaries, point-to-point.", set()),
+        # someone else's view, reported, is not the speaker's claim
+        ("tensor-vs-pipeline-parallelism", "People sometimes say pipeline stages do an all-reduce of the activations; they don't.", set()),
+        # the direction of a change: 'the same FLOPs' is the opposite of 'fewer FLOPs'
+        ("train-vs-infer-optimization", "When TensorRT fuses conv, bias and ReLU, the fused kernel does far fewer FLOPs; that's where the speedup comes from.", {"fusion-reduces-flops"}),
+        ("train-vs-infer-optimization", "When TensorRT fuses conv, bias and ReLU, the fused kernel does the same FLOPs; the speedup comes from fewer launches and memory round trips.", set()),
+    ],
+)
+def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):
+    result = grader.grade(bank.get(question_id), answer)
+    assert {m.id for m in result.misconceptions} == expected, result.misconceptions
+
+
+def test_a_claim_and_its_reason_can_assert_a_misconception(grader):
+    """'X is fast because it does fewer FLOPs': the wrong part sits in the reason clause."""
+    from app.bank.loader import load_bank
+
+    bank = load_bank("eval/content")
+    q = bank.get("evalq-flash-attention")
+    hit = grader.grade(q, "FlashAttention is fast because it reduces the number of FLOPs.")
+    assert [m.id for m in hit.misconceptions] == ["flash-reduces-flops"]
+    fine = grader.grade(q, "FlashAttention is fast because it tiles the computation in SRAM and never writes the score matrix to HBM.")
+    assert fine.misconceptions == []
+
+
+def test_reported_views_are_flagged():
+    flags = [(c.text, c.reported) for c in read_answer("People often say INT8 is free. You might think fusion cuts FLOPs. Pipeline parallelism is what people use across nodes.")]
+    assert [r for _, r in flags] == [True, True, False]

@@ -134,6 +134,7 @@ class _Window:
     keys: set[str] = field(default_factory=set)
     negated: bool = False
     hedged: bool = False
+    reported: bool = False
     substance: float = 1.0
     clauses: tuple[int, ...] = ()
 
@@ -230,6 +231,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]
                 keys=matcher.keys_in(canon),
                 negated=all(c.negated for c in cs),
                 hedged=any(c.hedged for c in cs),
+                reported=any(c.reported for c in cs),
                 substance=max(substance(c.text) for c in cs),
                 clauses=group,
             )
@@ -323,7 +325,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     hits, wrong_windows = [], set()
     cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
     for k, m in enumerate(rubric.misconceptions):
-        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts)
+        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words)
         if hit is not None:
             hits.append(hit[0])
             wrong_windows.add(hit[1])
@@ -415,39 +417,145 @@ def follows_order(window_words: list[str], claim: list[str], alternative: list[s
     return len(pairs & _skip_bigrams(claim)) > len(pairs & _skip_bigrams(alternative))
 
 
+# 'Within a node' / 'across nodes': the roles a swapped claim mixes up ('TP across nodes, PP inside').
+_RELATION = re.compile(r"\b(within|inside|intra|in the same|across|between|inter|among|spans?|spanning)\b")
+_RELATION_CLASS = {"within": "within", "inside": "within", "intra": "within", "in the same": "within"}
+
+
+def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
+    """(concept, within|across, what) for each place relation in ``text``: the concept is the
+    nearest glossary term before the relation (a multi-word term may be shortened to its first
+    word: 'pipeline' for pipeline parallelism), 'what' the next content word after it.
+
+    >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
+    >>> sorted(role_bindings("TP=8 inside each node and PP across nodes", m))
+    [('pipelineparallelism', 'across', 'node'), ('tensorparallelism', 'within', 'node')]
+    >>> sorted(role_bindings("pipeline goes across machines", m))
+    [('pipelineparallelism', 'across', 'machine')]
+    """
+    canon = clean_for_matching(text, matcher)
+    subjects = matcher.key_positions(canon)
+    for head, key in _heads(matcher).items():
+        subjects += [(m.start(), key) for m in re.finditer(rf"(?<![\w-]){re.escape(head)}(?![\w-])", canon)]
+    subjects.sort()
+    out = set()
+    for m in _RELATION.finditer(canon):
+        before = [k for pos, k in subjects if pos < m.start()]
+        after = content_words(canon[m.end() :])
+        if before and after:
+            out.add((before[-1], _RELATION_CLASS.get(m.group(1), "across"), after[0]))
+    return out
+
+
+# The direction of a change a claim states: 'fewer FLOPs' vs 'the same FLOPs'.
+_DIRECTION = {
+    "down": re.compile(r"\b(?:reduc\w*|fewer|less|lower\w*|cuts?|shrinks?|decreas\w*|smaller|drops?)\b"),
+    "up": re.compile(r"\b(?:more|increas\w*|rais\w*|higher|grows?|larger|extra)\b"),
+    "same": re.compile(r"\b(?:same|unchanged|identical|equal|constant|does ?n[o']?t change|do not change|no (?:fewer|less|more))\b"),
+}
+
+
+def direction(text: str) -> str | None:
+    """The one direction of change ``text`` states, or None (none or several).
+
+    >>> direction("the fused kernel does the same FLOPs"), direction("fusion cuts the FLOPs"), direction("it is fast")
+    ('same', 'down', None)
+    """
+    found = [d for d, rx in _DIRECTION.items() if rx.search(text)]
+    return found[0] if len(found) == 1 else None
+
+
+def _head_key(word: str, matcher: TermMatcher) -> str | None:
+    """The concept a multi-word term's first word stands for ('pipeline' -> pipeline parallelism)."""
+    return _heads(matcher).get(word)
+
+
+@lru_cache(maxsize=8)
+def _heads(matcher: TermMatcher) -> dict[str, str]:
+    heads: dict[str, str] = {}
+    for canonical, key in matcher.keys.items():
+        head = canonical.split()[0] if " " in canonical else None
+        if head and len(head) >= 5:
+            heads.setdefault(head, key)
+    return heads
+
+
+_CONTRAST_TAIL = re.compile(r"\(?\s*\b(?:rather than|instead of|as opposed to)\b.*$")
+
+
+def _claim_words(text: str, matcher: TermMatcher) -> set[str]:
+    """Content words and concept keys of what a claim asserts (not of what it sets against it:
+    'reduces memory (rather than spending memory to save compute)' asserts 'reduces memory')."""
+    canon = _CONTRAST_TAIL.sub("", clean_for_matching(text, matcher))
+    return set(content_words(canon)) | matcher.keys_in(canon)
+
+
+def _first_claim(text: str) -> str:
+    """A correction's main statement: what comes before its first ';' (the rest adds context)."""
+    return text.split(";")[0]
+
+
+_BECAUSE = re.compile(r"^(?:because|since|as|by|due to|thanks to)\b")
 _NEG_WORDS = re.compile(r"\b(?:not|no|never|n't|without|cannot|none)\b")
 _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
 
 
-def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts) -> tuple[MisconceptionHit, int] | None:
+def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts, prompt_words=frozenset()) -> tuple[MisconceptionHit, int] | None:
     m_words, m_keys = _key_terms(m.text, matcher)
+    # What the wrong claim says that the question does not: a window must say some of it.
+    m_own = set().union(*(_claim_words(t, matcher) for t in (m.text, *m.examples))) - set(prompt_words)
     m_seq = content_words(clean_for_matching(m.text, matcher))
+    m_claims = (m.text, *m.examples)
+    m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
+    m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
+    m_dir = direction(clean_for_matching(m.text, matcher))
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
-        if len(w.clauses) > 1 or w.substance == 0:
-            continue  # a claim is asserted within one clause
+        if w.substance == 0 or w.reported:
+            continue  # asserted by the speaker ('people say X' is not X)
+        parts = [windows_by_clause.get(c) for c in w.clauses]
+        if len(w.clauses) > 1 and (
+            w.hedged or any(p is None or p.negated or p.reported for p in parts) or not _BECAUSE.match(parts[-1].text)
+        ):
+            continue  # a claim and its reason ('X is fast because it does fewer FLOPs'), both plainly stated
         sims_m = sims[i, m_refs]
         sim = float(sims_m.max())
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_negated = bool(_NEG_WORDS.search(ref_texts[m_refs[int(sims_m.argmax())]]))
         if w.negated != ref_negated:
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim
-        nxt = windows_by_clause.get(w.clauses[0] + 1)
+        nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
             continue  # 'X shrinks the model, but it does not speed anything up'
+        if not w.words - set(prompt_words):
+            continue  # restating the question asserts nothing
+        w_dir = direction(w.text)
+        if m_dir and w_dir and w_dir != m_dir:
+            continue  # 'the fused kernel does the same FLOPs' states the opposite of 'fewer FLOPs'
+
+        # The correct version to compare with: the correction, else the closest checkpoint.
+        k_near = int(cp_sim[i].argmax())
+        alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
+        alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
+        structure = _structure(w, m_bind, m_all_keys, m_words, alt_text, matcher)
+        if structure < 0:
+            continue  # the window states the correct version (roles, or the right mechanism)
 
         correct = float(cp_sim[i].max())
         if corr_ref is not None:
             correct = max(correct, float(sims[i, corr_ref]))
-        if sim < tuning.misconception_sim or sim - correct < tuning.misconception_margin:
+        # A structural match (the claim's roles or its distinctive concept) carries a claim that
+        # the embeddings alone cannot tell from the correct one; otherwise it must be clearly closer.
+        margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
+        if sim < tuning.misconception_sim or sim - correct < margin:
             continue
         if _overlap(m_words, m_keys, w.words, w.keys) < 0.2:
             continue  # close in style, but not about the same things
-        w_seq = content_words(w.text)
-        # The correct version to compare with: the correction, else the closest checkpoint.
-        alternative = content_words(clean_for_matching(m.correction, matcher)) if m.correction else cp_seqs[int(cp_sim[i].argmax())]
-        if not follows_order(w_seq, m_seq, alternative):
+        correct_words = set(alternative) | set(cp_seqs[k_near])
+        if not (w.words | w.keys) & (m_own - correct_words):
+            continue  # on the topic, but says nothing the wrong claim says and the right one does not
+        if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
             best, best_i = sim, i
@@ -455,3 +563,34 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         return None
     w = windows[best_i]
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
+
+
+def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher) -> int:
+    """+1 when the window's structure matches the wrong claim and not its correction, -1 the
+    other way round, 0 when structure does not tell.
+
+    Two structures: place roles ('TP across nodes' vs 'TP within a node'), and the claim's
+    distinctive concept (a pipeline claim with 'all-reduce' where the correction says
+    'point-to-point')."""
+    if alt_text is None:
+        return 0
+    alt_bind = role_bindings(alt_text, matcher)
+    w_bind = role_bindings(w.text, matcher)
+    claim_only, alt_only = w_bind & (m_bind - alt_bind), w_bind & (alt_bind - m_bind)
+    if claim_only and not alt_only:
+        return 1
+    if alt_only and not claim_only:
+        return -1
+    alt_keys = matcher.keys_in(alt_text)
+    # A term is distinctive when the other side does not name it, not even by its head word
+    # ('pipeline stages' names pipeline parallelism).
+    alt_heads = {_head_key(h, matcher) for h in re.findall(r"[a-z0-9]+", alt_text)} - {None}
+    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads, alt_keys - m_keys
+    # About the same subject: a concept or content word the claim and its correction share.
+    shared = (m_keys & alt_keys) | (m_words & set(content_words(alt_text)))
+    if distinct_m and distinct_alt and (w.keys | w.words) & shared:
+        if w.keys & distinct_m and not w.keys & distinct_alt:
+            return 1
+        if w.keys & distinct_alt and not w.keys & distinct_m:
+            return -1
+    return 0

@@ -1,6 +1,7 @@
 """Reading an answer the way an interviewer does: split it into claims (clauses) with their
 character offsets, and note for each claim whether it is negated, admits not knowing,
-is retracted a moment later, or talks to the grader instead of answering.
+is retracted a moment later, reports someone else's view, or talks to the grader instead
+of answering.
 
 Works on typed prose and on speech transcripts with no punctuation, fillers and
 self-corrections.
@@ -54,12 +55,22 @@ _IGNORANCE = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|doesn'?t|don'?t|isn'?t|aren'?t|"
     r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
-    r"misconception|incorrect)\b",
+    r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake)\b",
     re.I,
 )
 _HEDGE = re.compile(
     r"\b(?:i think|i guess|i believe|maybe|probably|perhaps|possibly|something like|sort of|kind of|"
     r"if i remember|iirc|i'?m guessing|not (?:totally|entirely|100%) sure|roughly)\b",
+    re.I,
+)
+# Someone else's view, reported rather than asserted: 'people sometimes say ...', 'you might think ...'.
+_REPORTED = re.compile(
+    r"\b(?:(?:some |many |a lot of |most )?(?:people|folks|others|beginners|some) (?:often |sometimes |usually |commonly |will |might |may )?"
+    r"(?:say|said|think|thought|claim|believe|assume|argue|suggest|expect)|"
+    r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|you(?:'ll| will| often)? hear|"
+    r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
+    r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake)|"
+    r"(?:according to|the idea that|the claim that|the belief that))\b",
     re.I,
 )
 # Text that speaks to the grader instead of answering. Shared with the LLM grader's quote check.
@@ -88,6 +99,7 @@ class Clause:
     retracted: bool = False  # taken back by a later correction
     instruction: bool = False  # talks to the grader
     hedged: bool = False  # 'I think it's something like ...'
+    reported: bool = False  # 'people often say ...': someone else's view, not the speaker's claim
 
     @property
     def usable(self) -> bool:
@@ -195,6 +207,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         retracted=retracted,
         instruction=bool(TALKS_TO_GRADER.search(body)),
         hedged=bool(_HEDGE.search(body)),
+        reported=bool(_REPORTED.search(body)),
     )
 
 

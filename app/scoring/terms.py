@@ -92,6 +92,12 @@ class TermMatcher:
             found.add(key)
         return found
 
+    def key_positions(self, canonical_text: str) -> list[tuple[int, str]]:
+        """(offset, key) of each canonical term in already-canonicalised text, in order."""
+        if self.key_regex is None:
+            return []
+        return [(m.start(), concept_key(m.group())) for m in self.key_regex.finditer(canonical_text)]
+
 
 @lru_cache(maxsize=32768)
 def _canonicalize(matcher: TermMatcher, text: str) -> str:
