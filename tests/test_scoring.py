@@ -197,3 +197,35 @@ def test_a_claim_and_its_reason_can_assert_a_misconception(grader):
 def test_reported_views_are_flagged():
     flags = [(c.text, c.reported) for c in read_answer("People often say INT8 is free. You might think fusion cuts FLOPs. Pipeline parallelism is what people use across nodes.")]
     assert [r for _, r in flags] == [True, True, False]
+
+
+@pytest.mark.parametrize(
+    "clause, reference, negated, expected",
+    [
+        ("there is no gap, they are not separated", "the terminals are connected", True, False),
+        ("terminal 1 was connected to the positive terminal", "terminal 1 and the positive terminal are separated by the gap", False, True),
+        ("unstructured pruning does not speed up dense kernels", "unstructured sparsity does not make dense kernels faster", True, False),
+        ("the fused kernel does the same flops", "fusion keeps the flops unchanged", False, False),
+        ("the fused kernel does different flops", "fusion keeps the flops unchanged", False, True),
+        ("tensor cores are not used", "tensor cores run the matmuls", True, True),
+        ("tensor cores run the fp16 matmuls", "tensor cores run the matmuls", False, False),
+    ],
+)
+def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
+    from app.scoring.polarity import contradicts
+
+    assert contradicts(clause, reference, clause_negated=negated) is expected
+
+
+def test_agreeing_negation_earns_credit(grader):
+    """A checkpoint stated negatively is covered by an answer that says it negatively too."""
+    q = Question.model_validate({
+        "id": "neg-q", "title": "Unstructured pruning", "topic": "t",
+        "prompt": "Does zeroing individual weights make GPU inference faster?",
+        "checkpoints": [{"id": "no-speedup", "text": "Unstructured sparsity does not make dense GPU kernels faster, because the zeros are still multiplied."}],
+    })
+    agree = grader.grade(q, "No: scattered zeros don't speed up dense GPU kernels, since the hardware still multiplies every zero.")
+    oppose = grader.grade(q, "Yes, zeroing individual weights makes dense GPU kernels much faster because there are fewer multiplications.")
+    assert agree.checkpoints[0].state != "missed"
+    assert oppose.checkpoints[0].state == "missed"
+    assert agree.score > oppose.score

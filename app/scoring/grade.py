@@ -38,6 +38,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.terms import TermMatcher
@@ -329,6 +330,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         if hit is not None:
             hits.append(hit[0])
             wrong_windows.add(hit[1])
+    # Every window that contains a wrong claim's clause is tainted: 'TP goes across nodes over
+    # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
+    wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
+    wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     results = []
     for k, p in enumerate(rubric.checkpoints):
@@ -351,21 +356,25 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     """The signals for checkpoint ``k`` and the index of the window that best supports it."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
+    ref_clauses = _reference_clauses(p.text, matcher)
+    # Says the opposite of the checkpoint ('TP is not used within a node'), by its own negation
+    # or by opposite words; 'no gap between them' agrees with 'connected'.
+    against = [_opposes(w, ref_clauses) for w in windows]
     best, best_score = None, -1.0
     window_scores = []
     for i, w in enumerate(windows):
-        if i in wrong_windows:
+        if i in wrong_windows or against[i]:  # saying the opposite is no evidence for it
             window_scores.append(-1.0)
             continue
         concepts = _overlap(ref_words, ref_keys, w.words, w.keys)
-        s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance) * (0.5 if w.negated else 1.0)
+        s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance) * (0.5 if against[i] else 1.0)
         window_scores.append(s)
         if s > best_score + 1e-9 or (abs(s - best_score) <= 1e-9 and best is not None and len(w.clauses) < len(windows[best].clauses)):
             best, best_score = i, s
     if best is None:
         return {name: 0.0 for name in OrdinalModel.FEATURES}, None
     w = windows[best]
-    usable = [i for i in range(len(windows)) if i not in wrong_windows and not windows[i].negated]
+    usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i]]
     all_words = set().union(*(windows[i].words for i in usable)) if usable else set()
     all_keys = set().union(*(windows[i].keys for i in usable)) if usable else set()
     support = sum(1 for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim)
@@ -385,10 +394,26 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         "facets": facets,
         "support": float(min(support, 4)) / 4.0,
         "substance": w.substance,
-        "negated": float(w.negated),
+        "negated": float(against[best]),
         "hedged": float(w.hedged),
     }
     return feats, best
+
+
+@lru_cache(maxsize=4096)
+def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A checkpoint's separate statements ('A, but not B; C'), canonical, with their words."""
+    out = []
+    for c in read_answer(text):
+        canon = clean_for_matching(c.text, matcher)
+        out.append(((("not " if c.negated and not polarity.negated(canon) else "") + canon), frozenset(content_words(canon))))
+    return tuple(out) or ((clean_for_matching(text, matcher), frozenset(content_words(clean_for_matching(text, matcher)))),)
+
+
+def _opposes(w: _Window, ref_clauses) -> bool:
+    """Whether the window says the opposite of the checkpoint statement it is closest to in words."""
+    ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
+    return polarity.contradicts(w.text, ref, clause_negated=w.negated)
 
 
 # Relational words that say the same thing; the order check compares roles, not wording.

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.901, partial_weights=(0.332, 7.388, 3.118, 6.129, -1.221, 0.251, 6.0, -2.951, -0.158), covered_bias=-5.319, covered_weights=(-6.076, 9.039, 1.447, 8.246, 0.511, -0.041, 4.755, -1.815, -0.699))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-5.715, partial_weights=(-1.045, 7.267, 3.412, 6.172, -1.121, 0.715, 4.374, 0.0, 0.0), covered_bias=-5.396, covered_weights=(-5.823, 8.882, 1.941, 8.214, 0.314, 0.142, 4.646, 0.0, -0.859))

@@ -1,0 +1,111 @@
+"""Stance: does a clause say the same thing as a reference, or its opposite?
+
+A negation word alone does not tell: "terminal 4 and the battery have no gap between them"
+agrees with "they are connected", and "unstructured pruning does not speed up dense kernels"
+agrees with a checkpoint that says exactly that. Stance compares the two texts on pairs of
+opposite words (connected / separated, same / different, more / fewer ...), each side's sign
+flipped by its own negation; when no pair speaks, it compares their negations.
+
+General language, not domain terms: the domain's own words live in the glossary (content/).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# (one side, the other side): word stems that state opposite things about the same subject.
+# Words that are also names ('positive terminal', 'tensor parallel') are left out on purpose, and
+# so are more / less: 'reduces launches' and 'more throughput' are about different things, and a
+# clause often says both (the misconception check reads the direction of a change on its own).
+OPPOSITES: tuple[tuple[str, str], ...] = (
+    (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken"),
+    (r"open(?:ed|s)?", r"closed?|shut"),
+    (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
+    (r"faster|quicker|speeds? (?:it |things |everything )?up", r"slower|slows? (?:it |things |everything )?down"),
+    (r"always|every time", r"sometimes|occasionally"),
+    (r"correct|right|true|accurate", r"incorrect|wrong|false|inaccurate"),
+    (r"exact|lossless", r"approximat\w*|lossy"),
+    (r"dense", r"sparse"),
+    (r"structured", r"unstructured"),
+    (r"static", r"dynamic"),
+    (r"synchronous|synchronously", r"asynchronous|asynchronously"),
+    (r"idle|waiting", r"busy"),
+    (r"cheap|cheaper|inexpensive", r"expensive|costly|costlier"),
+    (r"good|better|best", r"bad|worse|worst"),
+    (r"possible|able", r"impossible|unable"),
+    (r"present|exists?", r"absent|missing"),
+    (r"full|complete", r"empty|incomplete|partial"),
+)
+_SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
+# A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
+# Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
+NOT_NEGATIONS = re.compile(
+    r"\b(?:no matter|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than)\b"
+)
+NEGATORS = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+    r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t)\b"
+)
+
+AGREE, OPPOSE, UNKNOWN = 1, -1, 0
+
+
+@lru_cache(maxsize=65536)
+def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], ...]:
+    """(pair index, +1 or -1) for each opposite pair the text takes one side of, turned round
+    when the text is negated (by default: when it has a negation word).
+
+    >>> signs("terminal 4 and the battery are not separated")
+    ((0, 1),)
+    >>> signs("the switch is open and the path is closed")  # both sides: says nothing either way
+    ()
+    """
+    text = text.lower()
+    if is_negated is None:
+        is_negated = negated(text)
+    flip = -1 if is_negated else 1
+    out = []
+    for i, (a, b) in enumerate(_SIDES):
+        has_a, has_b = bool(a.search(text)), bool(b.search(text))
+        if has_a != has_b:
+            out.append((i, (1 if has_a else -1) * flip))
+    return tuple(out)
+
+
+def negated(text: str) -> bool:
+    return bool(NEGATORS.search(NOT_NEGATIONS.sub(" ", text.lower())))
+
+
+def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -> int:
+    """AGREE, OPPOSE or UNKNOWN: how ``clause`` stands to ``reference`` on opposite words.
+
+    >>> stance("there is no gap, they are not separated", "the terminals are connected")
+    1
+    >>> stance("terminal 1 was connected to the positive terminal", "terminal 1 and the positive terminal are separated")
+    -1
+    >>> stance("pruning makes it faster", "quantization helps")
+    0
+    """
+    ref = dict(signs(reference))
+    votes = [s * ref[i] for i, s in signs(clause, clause_negated) if i in ref]
+    if votes and all(v > 0 for v in votes):
+        return AGREE
+    if votes and all(v < 0 for v in votes):
+        return OPPOSE
+    return UNKNOWN
+
+
+def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
+    """Whether the clause says the opposite of the reference: by opposite words when they speak,
+    else when exactly one of the two is negated.
+
+    >>> contradicts("unstructured pruning does not speed up dense kernels", "unstructured sparsity does not make dense kernels faster", clause_negated=True)
+    False
+    >>> contradicts("tensor cores are not used", "tensor cores run the matmuls", clause_negated=True)
+    True
+    """
+    s = stance(clause, reference, clause_negated=clause_negated)
+    if s != UNKNOWN:
+        return s == OPPOSE
+    return clause_negated != negated(reference)
