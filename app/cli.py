@@ -12,7 +12,7 @@ import typer
 
 from app.config import Settings
 
-app = typer.Typer(help="Interview coach: serve the app, validate the bank, grade answers in batch.", no_args_is_help=True)
+app = typer.Typer(help="Interview coach: serve the app, validate the bank, grade answers in batch, transcribe recordings.", no_args_is_help=True)
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
@@ -122,6 +122,62 @@ def grade(
             dst.write(json.dumps(obj, ensure_ascii=False) + "\n")
     fallbacks = f", {counts['fallbacks']} offline fallbacks (LLM failed)" if counts["fallbacks"] else ""
     typer.echo(f"{counts['graded']} graded, {counts['errors']} errors{fallbacks}", err=True)
+
+
+@app.command()
+def transcribe(
+    audio: Annotated[Path, typer.Argument(help="A recording: WAV, WebM/Opus, Ogg, MP4/AAC, MP3 ...")],
+    question: Annotated[Optional[str], typer.Option("--question", "-q", help="Question id: its key terms help the recognizer.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the transcript, word timings and delivery figures as JSON.")] = False,
+) -> None:
+    """Transcribe a recording with the configured recognizer (offline or endpoint) and show delivery."""
+    from app.bank.loader import load_bank
+    from app.errors import CoachError
+    from app.voice.audio import check_size
+    from app.voice.delivery import measure_delivery
+    from app.voice.transcribe import build_prompt, build_transcriber
+
+    settings = _settings()
+    try:
+        data = audio.read_bytes()
+    except OSError as err:
+        typer.echo(f"error: cannot read {audio}: {err.strerror}", err=True)
+        raise typer.Exit(2)
+    bank = load_bank(settings.content_dir)
+    q = bank.get(question) if question else None
+    if question and q is None:
+        typer.echo(f"error: there is no question with id {question!r}", err=True)
+        raise typer.Exit(2)
+    transcriber = build_transcriber(settings)
+    if transcriber is None:
+        typer.echo(
+            "error: no speech recognizer is available: install the voice extra (pip install '.[voice]') or set "
+            "COACH_TRANSCRIPTION_BASE_URL to an OpenAI-compatible endpoint",
+            err=True,
+        )
+        raise typer.Exit(2)
+    try:
+        check_size(data, max_bytes=settings.max_audio_bytes)
+        result = transcriber.transcribe(data, filename=audio.name, prompt=build_prompt(q, bank.glossary))
+    except CoachError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2)
+    delivery = measure_delivery(result.text, result.words, duration=result.duration)
+    if as_json:
+        typer.echo(json.dumps({
+            "text": result.text,
+            "words": [{"word": w, "start": round(a, 2), "end": round(b, 2)} for w, a, b in result.words],
+            "duration": round(result.duration, 2),
+            "delivery": delivery.as_dict(),
+        }, ensure_ascii=False))
+        return
+    typer.echo(result.text)
+    wpm = f"{delivery.wpm:.0f} wpm ({delivery.pace})" if delivery.wpm is not None else "pace unknown"
+    typer.echo(
+        f"{delivery.duration:.1f} s, {delivery.words} words, {wpm}, {len(delivery.fillers)} fillers, "
+        f"{len(delivery.pauses)} long pauses",
+        err=True,
+    )
 
 
 @contextmanager

@@ -4,6 +4,7 @@ local server, bad uploads, the bounded pool, and recordings kept, linked, replay
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 import time
@@ -423,3 +424,30 @@ def test_replay_never_serves_a_page_type(endpoint_app, short_wav):
     assert played.status_code == 200
     assert played.headers["content-type"] == "application/octet-stream"
     assert played.headers["x-content-type-options"] == "nosniff"
+
+
+def test_cli_transcribes_a_recording_with_delivery(short_wav, tmp_path):
+    from typer.testing import CliRunner
+
+    from app.cli import app as cli
+
+    runner = CliRunner()
+    env = {"COACH_TRANSCRIBER": "offline"}
+    res = runner.invoke(cli, ["transcribe", str(short_wav), "--question", "nvlink-vs-infiniband", "--json"], env=env)
+    assert res.exit_code == 0, res.output
+    body = json.loads(res.stdout)
+    assert "nvlink" in body["text"].lower().replace(" ", "") and "node" in body["text"].lower()
+    assert body["words"] and body["words"][0]["start"] <= body["words"][-1]["end"]
+    assert body["delivery"]["words"] >= 5 and body["delivery"]["duration"] > 1
+    plain = runner.invoke(cli, ["transcribe", str(short_wav)], env=env)
+    assert plain.exit_code == 0 and "node" in plain.stdout.lower()  # without the key terms: "the link connects the DPUs"
+    not_audio = tmp_path / "notes.wav"
+    not_audio.write_text("these are my notes, not a recording")
+    bad = runner.invoke(cli, ["transcribe", str(not_audio)], env=env)
+    assert bad.exit_code == 2 and "error:" in bad.output
+    missing = runner.invoke(cli, ["transcribe", str(tmp_path / "nope.wav")], env=env)
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+    unknown = runner.invoke(cli, ["transcribe", str(short_wav), "--question", "no-such-q"], env=env)
+    assert unknown.exit_code == 2 and "no-such-q" in unknown.output
+    off = runner.invoke(cli, ["transcribe", str(short_wav)], env={"COACH_TRANSCRIBER": "none"})
+    assert off.exit_code == 2 and "no speech recognizer" in off.output
