@@ -18,28 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.bank.loader import load_bank  # noqa: E402
-from app.grading.offline import OfflineGrader, rubric_of  # noqa: E402
-from app.scoring.grade import grade  # noqa: E402
+from app.grading.offline import OfflineGrader  # noqa: E402
 from app.scoring.model import OrdinalModel  # noqa: E402
 
 SETS = [("eval/gold/seed-dev.jsonl", "content"), ("eval/gold/minimal-dev.jsonl", "eval/content")]
 L2 = 1.0  # ridge penalty: keeps weights small and stable on a few hundred decisions
-
-
-class DiskCachedEncoder:
-    """Keeps embeddings between runs while iterating on features (development only)."""
-
-    def __init__(self, encode, path=Path("/tmp/coach-embed-cache.npz")):
-        self.encode, self.path = encode, path
-        self.cache = dict(np.load(path, allow_pickle=True)["cache"].item()) if path.exists() else {}
-
-    def __call__(self, texts):
-        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        if todo:
-            for t, v in zip(todo, self.encode(todo)):
-                self.cache[t] = v
-            np.savez(self.path, cache=np.array(self.cache, dtype=object))
-        return np.stack([self.cache[t] for t in texts])
 
 
 RECORDS: list[dict] = []
@@ -50,11 +33,10 @@ def collect() -> tuple[np.ndarray, np.ndarray]:
     for gold, content in SETS:
         bank = load_bank(ROOT / content)
         grader = OfflineGrader(bank.glossary)
-        grader._encode = DiskCachedEncoder(grader._encode)
         for line in (ROOT / gold).read_text().splitlines():
             row = json.loads(line)
             q = bank.get(row["question_id"])
-            g = grade(rubric_of(q), row["answer"], encode=grader._encode, matcher=grader.matcher)
+            g = grader.grade_core(q, row["answer"])
             for cp in g.checkpoints:
                 feats = dict(cp.features) or {n: 0.0 for n in OrdinalModel.FEATURES}
                 xs.append([feats[n] for n in OrdinalModel.FEATURES])

@@ -153,11 +153,14 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     texts = ["ok", "all-reduce sums the gradients on every GPU",
              "the pipeline bubble is idle time while the stages fill and drain, which more micro-batches shrink",
              "INT8 quantization halves memory traffic"] * 2 + ["x " * 400]  # the last is truncated
-    together = enc._forward(texts)
-    alone = np.stack([enc._forward([t])[0] for t in texts])
+    together = enc.encode(texts)
+    alone = np.stack([enc.encode([t])[0] for t in texts])
     assert np.allclose(together, alone, atol=1e-5)
     assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
-    assert float(together[1] @ together[0]) < float(together[1] @ enc._forward(["every GPU ends with the sum of all gradients"])[0])
+    assert float(together[1] @ together[0]) < float(together[1] @ enc.encode(["every GPU ends with the sum of all gradients"])[0])
+    toks, pieces = enc.encode_tokens([texts[1]])[0]
+    assert pieces[:3] == ("all", "-", "reduce") and toks.shape == (len(pieces), 384)
+    assert np.allclose(toks, enc.encode_tokens(texts)[1][0], atol=1e-2)  # float16 in the cache
 
 
 @pytest.mark.parametrize(
@@ -229,3 +232,14 @@ def test_agreeing_negation_earns_credit(grader):
     assert agree.checkpoints[0].state != "missed"
     assert oppose.checkpoints[0].state == "missed"
     assert agree.score > oppose.score
+
+
+def test_word_alignment_finds_paraphrased_wording(grader, bank):
+    """The alignment signal matches a checkpoint's words to their counterparts in context, so
+    an answer in other words scores above one that only shares the topic."""
+    q = bank.get("allreduce-deep-dive")
+    para = grader.grade_core(q, "Every GPU ends up holding the total of everybody's numbers, not just one leader GPU.")
+    topic = grader.grade_core(q, "GPUs are fast and they talk to each other a lot during training.")
+    feat = lambda g: dict(g.checkpoints[0].features)
+    assert feat(para)["align_all"] > feat(topic)["align_all"] + 0.05
+    assert para.checkpoints[0].strength > topic.checkpoints[0].strength and topic.checkpoints[0].state == "missed"

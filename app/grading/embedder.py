@@ -64,7 +64,7 @@ class MiniLMEmbedder:
 
     name = "all-MiniLM-L6-v2"
 
-    def __init__(self, model_dir: Path | None = None, *, verify: bool = True, cache_size: int = 4096):
+    def __init__(self, model_dir: Path | None = None, *, verify: bool = True, cache_size: int = 2048):
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
@@ -97,7 +97,15 @@ class MiniLMEmbedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Return an array (len(texts), 384) of L2-normalised embeddings."""
-        out = np.zeros((len(texts), 384), dtype=np.float32)
+        return np.stack([e[0] for e in self._encodings(texts)]) if texts else np.zeros((0, 384), dtype=np.float32)
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[tuple[np.ndarray, tuple[str, ...]]]:
+        """Per text: its unit-length contextual token vectors (n, 384) and the word pieces they
+        stand for ([CLS] and [SEP] left out), for aligning the words of two texts."""
+        return [(e[1].astype(np.float32), e[2]) for e in self._encodings(texts)]
+
+    def _encodings(self, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray, tuple[str, ...]]]:
+        out: list = [None] * len(texts)
         todo: list[int] = []
         with self._lock:
             for i, t in enumerate(texts):
@@ -112,8 +120,7 @@ class MiniLMEmbedder:
             # One BLAS thread per grading thread: on a small machine, oversubscribed BLAS
             # threads spin against each other and run many times slower.
             with _blas_controller().limit(limits=1):
-                vecs = self._forward(uniq)
-            found = dict(zip(uniq, vecs))
+                found = dict(zip(uniq, self._forward(uniq)))
             with self._lock:
                 for t, v in found.items():
                     self._cache[t] = v
@@ -123,19 +130,24 @@ class MiniLMEmbedder:
                 out[i] = found[texts[i]]
         return out
 
-    def _forward(self, texts: list[str]) -> np.ndarray:
+    def _forward(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, tuple[str, ...]]]:
         encs = self.tokenizer.encode_batch(texts)
-        result = np.zeros((len(texts), 384), dtype=np.float32)
+        result: list = [None] * len(texts)
         # Sentences of similar length share an attention batch (little padding there); the
         # dense layers, where nearly all the time goes, run on the packed tokens with none.
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
         for start in range(0, len(order), 64):
             idx = order[start : start + 64]
-            result[idx] = self._bert([encs[i].ids for i in idx])
+            pooled, tokens = self._bert([encs[i].ids for i in idx])
+            for r, i in enumerate(idx):
+                t = tokens[r][1:-1]  # without [CLS] and [SEP]
+                t = t / np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-12)
+                result[i] = (pooled[r], t.astype(np.float16), tuple(encs[i].tokens[1:-1]))
         return result
 
-    def _bert(self, seqs: list[list[int]]) -> np.ndarray:
-        """Mean-pooled, normalised last hidden states of token sequences (one BERT forward)."""
+    def _bert(self, seqs: list[list[int]]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Mean-pooled, normalised last hidden states of token sequences (one BERT forward), and
+        each sequence's last hidden states."""
         w = self._w
         lengths = np.array([len(s) for s in seqs])
         b, n, hd = len(seqs), int(lengths.max()), 384 // HEADS
@@ -163,7 +175,8 @@ class MiniLMEmbedder:
             x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
         ends = np.cumsum(lengths)
         pooled = np.add.reduceat(x, ends - lengths, axis=0) / lengths[:, None]
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return pooled, np.split(x, ends[:-1])
 
 
 @lru_cache(maxsize=1)

@@ -51,11 +51,12 @@ class OfflineGrader:
 
     def __init__(self, glossary: Sequence[GlossaryTerm] = (), *, model_dir: Path | None = None, tuning: Tuning = Tuning()):
         try:
-            self._encode = get_embedder(model_dir).encode
+            embedder = get_embedder(model_dir)
+            self._encode, self._encode_tokens = embedder.encode, embedder.encode_tokens
             self.encoder_name = "all-MiniLM-L6-v2"
         except EmbedderUnavailable as err:
             log.warning("offline grader without sentence embeddings: %s", err)
-            self._encode = _HashEncoder()
+            self._encode, self._encode_tokens = _HashEncoder(), None
             self.encoder_name = "hashing"
         self.matcher = TermMatcher.build((t.term, t.variants) for t in glossary)
         self.tuning = tuning
@@ -66,8 +67,13 @@ class OfflineGrader:
         for question in questions:
             self._encode(reference_texts(self._rubric(question), self.matcher))
 
+    def grade_core(self, question: Question, answer: str):
+        """The pure core's full grade, with each checkpoint's signals (for fitting and diagnosis)."""
+        return grade(self._rubric(question), answer, encode=self._encode, matcher=self.matcher, tuning=self.tuning,
+                     encode_tokens=self._encode_tokens)
+
     def grade(self, question: Question, answer: str) -> GradeResult:
-        g = grade(self._rubric(question), answer, encode=self._encode, matcher=self.matcher, tuning=self.tuning)
+        g = self.grade_core(question, answer)
         return GradeResult(
             grader=self.name,
             score=g.score,

@@ -45,6 +45,8 @@ from app.scoring.terms import TermMatcher
 from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, tokenize
 
 Encode = Callable[[Sequence[str]], np.ndarray]
+# Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
+EncodeTokens = Callable[[Sequence[str]], list[tuple[np.ndarray, tuple[str, ...]]]]
 
 COVERED, PARTIAL, MISSED = "covered", "partial", "missed"
 STATE_CREDIT = {COVERED: 1.0, PARTIAL: 0.5, MISSED: 0.0}
@@ -294,7 +296,8 @@ def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
     return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
 
 
-def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, tuning: Tuning = Tuning()) -> Grade:
+def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, tuning: Tuning = Tuning(),
+          encode_tokens: EncodeTokens | None = None) -> Grade:
     """Grade one answer against one rubric.
 
     >>> toy = lambda texts: np.eye(len(texts), 8)  # an encoder that knows nothing
@@ -335,9 +338,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
+    align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
     results = []
     for k, p in enumerate(rubric.checkpoints):
-        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning)
+        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align)
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -352,7 +356,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     return Grade(score, tuple(results), tuple(hits), tuple(notes))
 
 
-def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning) -> tuple[dict[str, float], int | None]:
+def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None) -> tuple[dict[str, float], int | None]:
     """The signals for checkpoint ``k`` and the index of the window that best supports it."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
@@ -396,8 +400,55 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         "substance": w.substance,
         "negated": float(against[best]),
         "hedged": float(w.hedged),
+        # Word-level alignment (BERTScore-style recall): how much of the checkpoint's wording
+        # finds a counterpart, in context, in the best clause / anywhere in the usable answer.
+        "align": align.recall(k, w.clauses) if align else float(cp_sim[best, k]),
+        "align_all": align.recall(k, sorted({c for i in usable for c in windows[i].clauses})) if align else float(cp_sim[best, k]),
     }
     return feats, best
+
+
+class _Alignment:
+    """Token-level matching of each checkpoint's content words against the answer's clauses."""
+
+    def __init__(self, rubric: Rubric, windows: list[_Window], matcher: TermMatcher, encode_tokens: EncodeTokens):
+        singles = {w.clauses[0]: w.text for w in windows if len(w.clauses) == 1}
+        clause_ids = sorted(singles)
+        cp_texts = [clean_for_matching(p.text, matcher) for p in rubric.checkpoints]
+        encoded = encode_tokens([singles[c] for c in clause_ids] + cp_texts)
+        answer = encoded[: len(clause_ids)]
+        self.column = {c: i for i, c in enumerate(clause_ids)}
+        # One product of every checkpoint's content pieces with every answer piece, then the best
+        # match per clause: (pieces of checkpoint k, clauses).
+        refs = []
+        for vecs, pieces in encoded[len(clause_ids) :]:
+            keep = [i for i, piece in enumerate(pieces) if _content_piece(piece)] or list(range(len(pieces)))
+            refs.append(vecs[keep])
+        sizes = [len(a) for a, _ in answer]
+        self.best: list[np.ndarray] = []
+        if not sizes or not sum(sizes):
+            self.best = [np.full((len(r), 1), -1.0, dtype=np.float32) for r in refs]
+            return
+        starts = np.cumsum([0] + sizes[:-1])
+        sim = np.concatenate(refs) @ np.concatenate([a for a, _ in answer if len(a)]).T
+        per_clause = np.maximum.reduceat(sim, starts[np.array(sizes) > 0], axis=1)
+        full = np.full((sim.shape[0], len(sizes)), -1.0, dtype=np.float32)
+        full[:, np.array(sizes) > 0] = per_clause
+        row = 0
+        for r in refs:
+            self.best.append(full[row : row + len(r)])
+            row += len(r)
+
+    def recall(self, k: int, clauses) -> float:
+        cols = [self.column[c] for c in clauses if c in self.column]
+        if not cols:
+            return 0.0
+        return float(self.best[k][:, cols].max(axis=1).mean())
+
+
+def _content_piece(piece: str) -> bool:
+    word = piece.removeprefix("##")
+    return word.isalnum() and word not in STOPWORDS and (len(word) > 1 or word.isdigit())
 
 
 @lru_cache(maxsize=4096)
@@ -458,10 +509,18 @@ def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
     >>> sorted(role_bindings("pipeline goes across machines", m))
     [('pipelineparallelism', 'across', 'machine')]
     """
+    return _role_bindings(text, matcher)
+
+
+@lru_cache(maxsize=16384)
+def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str, str]]:
     canon = clean_for_matching(text, matcher)
+    if not _RELATION.search(canon):
+        return frozenset()
+    heads = _heads(matcher)
     subjects = matcher.key_positions(canon)
-    for head, key in _heads(matcher).items():
-        subjects += [(m.start(), key) for m in re.finditer(rf"(?<![\w-]){re.escape(head)}(?![\w-])", canon)]
+    if heads:
+        subjects += [(m.start(), heads[m.group()]) for m in _heads_regex(matcher).finditer(canon)]
     subjects.sort()
     out = set()
     for m in _RELATION.finditer(canon):
@@ -469,7 +528,7 @@ def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
         after = content_words(canon[m.end() :])
         if before and after:
             out.add((before[-1], _RELATION_CLASS.get(m.group(1), "across"), after[0]))
-    return out
+    return frozenset(out)
 
 
 # The direction of a change a claim states: 'fewer FLOPs' vs 'the same FLOPs'.
@@ -493,6 +552,11 @@ def direction(text: str) -> str | None:
 def _head_key(word: str, matcher: TermMatcher) -> str | None:
     """The concept a multi-word term's first word stands for ('pipeline' -> pipeline parallelism)."""
     return _heads(matcher).get(word)
+
+
+@lru_cache(maxsize=8)
+def _heads_regex(matcher: TermMatcher) -> re.Pattern:
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(h) for h in sorted(_heads(matcher), key=len, reverse=True)) + r")(?![\w-])")
 
 
 @lru_cache(maxsize=8)

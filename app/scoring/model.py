@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class OrdinalModel:
-    FEATURES = ("meaning", "specific", "concepts", "concepts_all", "facets", "support", "substance", "negated", "hedged")
+    FEATURES = ("meaning", "specific", "concepts", "concepts_all", "facets", "support", "substance", "negated", "hedged", "align", "align_all")
 
     partial_bias: float
     partial_weights: tuple[float, ...]
@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-5.715, partial_weights=(-1.045, 7.267, 3.412, 6.172, -1.121, 0.715, 4.374, 0.0, 0.0), covered_bias=-5.396, covered_weights=(-5.823, 8.882, 1.941, 8.214, 0.314, 0.142, 4.646, 0.0, -0.859))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.69, partial_weights=(-4.804, 7.401, 2.313, 0.986, -1.241, 1.134, 4.405, 0.0, 0.0, 2.34, 9.948), covered_bias=-7.733, covered_weights=(-10.916, 8.698, -1.779, 3.23, 0.112, 0.545, 4.325, 0.0, -0.976, 5.862, 10.815))
