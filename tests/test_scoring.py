@@ -243,3 +243,28 @@ def test_word_alignment_finds_paraphrased_wording(grader, bank):
     feat = lambda g: dict(g.checkpoints[0].features)
     assert feat(para)["align_all"] > feat(topic)["align_all"] + 0.05
     assert para.checkpoints[0].strength > topic.checkpoints[0].strength and topic.checkpoints[0].state == "missed"
+
+
+@pytest.mark.parametrize(
+    "answer, expected",
+    [
+        # overclaiming: the truth is 'more stages busy', the wrong claim 'every GPU busy all the time'
+        ("With enough micro-batches every GPU is busy all the time, so there is zero idle time.", {"pp-no-idle"}),
+        ("Micro-batches keep more of the stages busy, so the bubble shrinks but never fully disappears.", set()),
+        # the claim's subject: whole layers per GPU is right about pipeline parallelism, wrong about TP
+        ("With tensor parallelism you assign whole groups of layers to different GPUs, the first four layers to GPU 0 and the next four to GPU 1.", {"tp-splits-layers-into-stages"}),
+        ("Pipeline parallelism splits the model the other way: consecutive groups of layers become stages on different GPUs.", set()),
+    ],
+)
+def test_misconceptions_read_overclaiming_and_subject(grader, bank, answer, expected):
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer)
+    assert {m.id for m in result.misconceptions} == expected, result.misconceptions
+
+
+def test_glossary_short_forms_name_a_subject_only():
+    from app.scoring.grade import role_bindings
+
+    m = TermMatcher.build([("pipeline parallelism", ("pp",), ("pipeline",))])
+    assert m.canonicalize("the pipeline goes across nodes") == "the pipeline goes across nodes"  # not rewritten
+    assert m.keys_in(m.canonicalize("the pipeline goes across nodes")) == set()  # no credit for the term
+    assert ("pipelineparallelism", "across", "node") in role_bindings("the pipeline goes across nodes", m)

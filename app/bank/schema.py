@@ -102,6 +102,11 @@ class GlossaryTerm(_Strict):
 
     term: str = Field(min_length=1, description="Canonical spelling used in grading and display.")
     variants: tuple[str, ...] = Field(default=(), description="Other spellings, expansions, ASR errors.")
+    short_forms: tuple[str, ...] = Field(
+        default=(),
+        description="A word that, on its own, names the term as the subject of a claim ('pipeline' for pipeline "
+        "parallelism). Used to tell what a claim is about, never to credit the term.",
+    )
     meaning: str | None = None
 
 

@@ -58,7 +58,7 @@ class OfflineGrader:
             log.warning("offline grader without sentence embeddings: %s", err)
             self._encode, self._encode_tokens = _HashEncoder(), None
             self.encoder_name = "hashing"
-        self.matcher = TermMatcher.build((t.term, t.variants) for t in glossary)
+        self.matcher = TermMatcher.build((t.term, t.variants, t.short_forms) for t in glossary)
         self.tuning = tuning
         self._rubric = lru_cache(maxsize=512)(rubric_of)
 

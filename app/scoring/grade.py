@@ -139,6 +139,7 @@ class _Window:
     hedged: bool = False
     reported: bool = False
     substance: float = 1.0
+    sentence: int = 0
     clauses: tuple[int, ...] = ()
 
 
@@ -235,6 +236,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]
                 negated=all(c.negated for c in cs),
                 hedged=any(c.hedged for c in cs),
                 reported=any(c.reported for c in cs),
+                sentence=cs[0].sentence,
                 substance=max(substance(c.text) for c in cs),
                 clauses=group,
             )
@@ -329,7 +331,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     hits, wrong_windows = [], set()
     cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
     for k, m in enumerate(rubric.misconceptions):
-        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words)
+        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
+                                    [p.text for p in rubric.checkpoints])
         if hit is not None:
             hits.append(hit[0])
             wrong_windows.add(hit[1])
@@ -500,10 +503,10 @@ _RELATION_CLASS = {"within": "within", "inside": "within", "intra": "within", "i
 
 def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
     """(concept, within|across, what) for each place relation in ``text``: the concept is the
-    nearest glossary term before the relation (a multi-word term may be shortened to its first
-    word: 'pipeline' for pipeline parallelism), 'what' the next content word after it.
+    nearest glossary term before the relation (or a short form the glossary gives for it:
+    'pipeline' for pipeline parallelism), 'what' the next content word after it.
 
-    >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
+    >>> m = TermMatcher.build([("tensor parallelism", ("tp",), ("tensor",)), ("pipeline parallelism", ("pp",), ("pipeline",))])
     >>> sorted(role_bindings("TP=8 inside each node and PP across nodes", m))
     [('pipelineparallelism', 'across', 'node'), ('tensorparallelism', 'within', 'node')]
     >>> sorted(role_bindings("pipeline goes across machines", m))
@@ -559,14 +562,8 @@ def _heads_regex(matcher: TermMatcher) -> re.Pattern:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(h) for h in sorted(_heads(matcher), key=len, reverse=True)) + r")(?![\w-])")
 
 
-@lru_cache(maxsize=8)
 def _heads(matcher: TermMatcher) -> dict[str, str]:
-    heads: dict[str, str] = {}
-    for canonical, key in matcher.keys.items():
-        head = canonical.split()[0] if " " in canonical else None
-        if head and len(head) >= 5:
-            heads.setdefault(head, key)
-    return heads
+    return matcher.heads
 
 
 _CONTRAST_TAIL = re.compile(r"\(?\s*\b(?:rather than|instead of|as opposed to)\b.*$")
@@ -589,15 +586,27 @@ _NEG_WORDS = re.compile(r"\b(?:not|no|never|n't|without|cannot|none)\b")
 _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
 
 
-def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts, prompt_words=frozenset()) -> tuple[MisconceptionHit, int] | None:
+def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts, prompt_words=frozenset(),
+                          cp_texts: Sequence[str] = ()) -> tuple[MisconceptionHit, int] | None:
     m_words, m_keys = _key_terms(m.text, matcher)
     # What the wrong claim says that the question does not: a window must say some of it.
     m_own = set().union(*(_claim_words(t, matcher) for t in (m.text, *m.examples))) - set(prompt_words)
+    m_own -= {k for k in m_own if _term_words(k, matcher) and _term_words(k, matcher) <= set(prompt_words)}  # the question's terms
     m_seq = content_words(clean_for_matching(m.text, matcher))
     m_claims = (m.text, *m.examples)
     m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_dir = direction(clean_for_matching(m.text, matcher))
+    m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
+    # The claim's subject, and the things its correction says the claim really describes
+    # ('assigning whole layers to GPUs is pipeline parallelism').
+    m_canon = clean_for_matching(m.text, matcher)
+    m_subjects = _subjects(m_canon, matcher)
+    other_subjects = (_subjects(clean_for_matching(m.correction, matcher), matcher) - m_subjects) if m.correction else set()
+    m_subjects = {_first_subject(m_canon, matcher)} - {None}  # what the claim is about: its first concept
+    # Only its siblings count as 'another subject': terms with the same head noun, as tensor and
+    # pipeline parallelism, or structured and unstructured pruning.
+    other_subjects = {k for k in other_subjects if any(_same_head(k, s, matcher) for s in m_subjects)}
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
@@ -611,9 +620,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         sims_m = sims[i, m_refs]
         sim = float(sims_m.max())
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
-        ref_negated = bool(_NEG_WORDS.search(ref_texts[m_refs[int(sims_m.argmax())]]))
-        if w.negated != ref_negated:
-            continue  # 'fusion does not mainly cut FLOPs' rejects the claim
+        ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
+        if polarity.contradicts(w.text, ref_text, clause_negated=w.negated):
+            continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
             continue  # 'X shrinks the model, but it does not speed anything up'
@@ -627,7 +636,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         k_near = int(cp_sim[i].argmax())
         alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
         alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
-        structure = _structure(w, m_bind, m_all_keys, m_words, alt_text, matcher)
+        if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
+            continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
+        structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
+                               matcher, m_own, m_absolute)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
 
@@ -654,13 +666,64 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
 
 
-def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher) -> int:
+def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
+    """Concepts a text names, by their term or by its head word ('pipeline')."""
+    heads = _heads(matcher)
+    found = matcher.keys_in(canon)
+    if heads:
+        found |= {heads[m.group()] for m in _heads_regex(matcher).finditer(canon)}
+    return found
+
+
+def _term_words(key: str, matcher: TermMatcher) -> frozenset[str]:
+    """The content words of the glossary term behind a concept key."""
+    return _key_words(matcher).get(key, frozenset())
+
+
+@lru_cache(maxsize=8)
+def _key_words(matcher: TermMatcher) -> dict[str, frozenset[str]]:
+    return {key: frozenset(content_words(canonical)) for canonical, key in matcher.keys.items()}
+
+
+def _same_head(a: str, b: str, matcher: TermMatcher) -> bool:
+    """Whether two concept keys name terms with the same head noun (their last word)."""
+    heads = _head_nouns(matcher)
+    return a != b and heads.get(a) is not None and heads.get(a) == heads.get(b)
+
+
+@lru_cache(maxsize=8)
+def _head_nouns(matcher: TermMatcher) -> dict[str, str]:
+    return {key: canonical.split()[-1] for canonical, key in matcher.keys.items() if " " in canonical}
+
+
+def _first_subject(canon: str, matcher: TermMatcher) -> str | None:
+    found = matcher.key_positions(canon)
+    if matcher.heads:
+        found += [(m.start(), matcher.heads[m.group()]) for m in _heads_regex(matcher).finditer(canon)]
+    return min(found)[1] if found else None
+
+
+def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:
+    """Whether the window (or, when it names no subject, the clause before it in the same
+    sentence) speaks of what the correction names instead of the claim's subject."""
+    if not others:
+        return False
+    said = _subjects(w.text, matcher) & (m_subjects | others)
+    if not said and before is not None and before.sentence == w.sentence:
+        said = _subjects(before.text, matcher) & (m_subjects | others)
+    return bool(said & others) and not said & m_subjects
+
+
+def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
+               m_own: set[str] = frozenset(), m_absolute: bool = False) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
-    Two structures: place roles ('TP across nodes' vs 'TP within a node'), and the claim's
+    Four structures: place roles ('TP across nodes' vs 'TP within a node'); the claim's
     distinctive concept (a pipeline claim with 'all-reduce' where the correction says
-    'point-to-point')."""
+    'point-to-point'); overclaiming ('every GPU is busy all the time' where the truth is 'more
+    stages are busy'); and the wrong claim's own wording ('compresses the teacher's own
+    weights') with none of the correction's."""
     if alt_text is None:
         return 0
     alt_bind = role_bindings(alt_text, matcher)
@@ -674,7 +737,10 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     # A term is distinctive when the other side does not name it, not even by its head word
     # ('pipeline stages' names pipeline parallelism).
     alt_heads = {_head_key(h, matcher) for h in re.findall(r"[a-z0-9]+", alt_text)} - {None}
-    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads, alt_keys - m_keys
+    alt_words = set(content_words(alt_text))
+    # ... nor by its words ('fusion keeps ... kernel launches' names kernel fusion).
+    named = {k for k in m_keys if _term_words(k, matcher) and _term_words(k, matcher) <= alt_words}
+    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads - named, alt_keys - m_keys
     # About the same subject: a concept or content word the claim and its correction share.
     shared = (m_keys & alt_keys) | (m_words & set(content_words(alt_text)))
     if distinct_m and distinct_alt and (w.keys | w.words) & shared:
@@ -682,4 +748,18 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
             return 1
         if w.keys & distinct_alt and not w.keys & distinct_m:
             return -1
+    if m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text):
+        return 1
+    own = w.words & (m_own - alt_words) - _RELATION_WORDS
+    if len(own) >= 2 and not w.words & (alt_words - m_own - m_words):
+        return 1
     return 0
+
+
+_RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "inter", "among", "span", "spanning"})
+
+# Overclaiming words: a wrong claim often makes a hedged truth absolute.
+_ABSOLUTE = re.compile(
+    r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free|"
+    r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
+)
