@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.69, partial_weights=(-4.804, 7.401, 2.313, 0.986, -1.241, 1.134, 4.405, 0.0, 0.0, 2.34, 9.948), covered_bias=-7.733, covered_weights=(-10.916, 8.698, -1.779, 3.23, 0.112, 0.545, 4.325, 0.0, -0.976, 5.862, 10.815))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.597, partial_weights=(-4.865, 7.505, 2.265, 1.178, -1.256, 1.123, 4.434, 0.0, 0.0, 2.324, 9.763), covered_bias=-7.645, covered_weights=(-11.25, 8.831, -1.82, 3.239, 0.125, 0.518, 4.349, 0.0, -1.008, 5.72, 11.168))
