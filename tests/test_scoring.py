@@ -268,3 +268,13 @@ def test_glossary_short_forms_name_a_subject_only():
     assert m.canonicalize("the pipeline goes across nodes") == "the pipeline goes across nodes"  # not rewritten
     assert m.keys_in(m.canonicalize("the pipeline goes across nodes")) == set()  # no credit for the term
     assert ("pipelineparallelism", "across", "node") in role_bindings("the pipeline goes across nodes", m)
+
+
+def test_restating_the_question_and_adding_the_point_is_an_answer(grader):
+    q = Question.model_validate({
+        "id": "fruit", "title": "Fruit", "topic": "t",
+        "prompt": "What is your rule for deciding if the part of a plant you are observing is a fruit?",
+        "checkpoints": [{"id": "seeds", "text": "If a part of the plant contains seeds, that part is the fruit."}],
+    })
+    assert grader.grade(q, "The part of a plant you are observing is a fruit if it has seeds.").checkpoints[0].state != "missed"
+    assert grader.grade(q, "What is your rule for deciding if the part of a plant you are observing is a fruit?").checkpoints[0].state == "missed"
