@@ -428,8 +428,11 @@ class _Alignment:
         # One product of every checkpoint's content pieces with every answer piece, then the best
         # match per clause: (pieces of checkpoint k, clauses).
         refs = []
+        # The question's own words say nothing about whether this checkpoint was made.
+        asked = set(re.findall(r"[a-z0-9]+", normalize(rubric.prompt)))
         for vecs, pieces in encoded[len(clause_ids) :]:
-            keep = [i for i, piece in enumerate(pieces) if _content_piece(piece)] or list(range(len(pieces)))
+            keep = [i for i, piece in enumerate(pieces) if _content_piece(piece) and piece not in asked]
+            keep = keep or [i for i, piece in enumerate(pieces) if _content_piece(piece)] or list(range(len(pieces)))
             refs.append(vecs[keep])
         sizes = [len(a) for a, _ in answer]
         self.best: list[np.ndarray] = []

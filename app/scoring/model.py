@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.597, partial_weights=(-4.865, 7.505, 2.265, 1.178, -1.256, 1.123, 4.434, 0.0, 0.0, 2.324, 9.763), covered_bias=-7.645, covered_weights=(-11.25, 8.831, -1.82, 3.239, 0.125, 0.518, 4.349, 0.0, -1.008, 5.72, 11.168))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.868, partial_weights=(-4.055, 7.037, 2.235, 1.403, -1.181, 1.14, 4.589, 0.0, 0.0, 2.473, 9.031), covered_bias=-8.064, covered_weights=(-10.067, 8.233, -1.328, 3.14, 0.214, 0.502, 4.526, 0.0, -1.031, 4.742, 11.238))
