@@ -278,3 +278,13 @@ def test_restating_the_question_and_adding_the_point_is_an_answer(grader):
     })
     assert grader.grade(q, "The part of a plant you are observing is a fruit if it has seeds.").checkpoints[0].state != "missed"
     assert grader.grade(q, "What is your rule for deciding if the part of a plant you are observing is a fruit?").checkpoints[0].state == "missed"
+
+
+def test_reported_mistake_is_no_evidence_and_only_if_reads_as_a_limit(grader, bank):
+    from app.scoring.polarity import contradicts
+
+    q = bank.get("train-vs-infer-optimization")
+    r = grader.grade(q, "A common mistake is to think kernel fusion saves arithmetic.")
+    fusion = next(c for c in r.checkpoints if c.id == "kernel-fusion")
+    assert fusion.state == "missed"
+    assert not contradicts("zeroing weights does not make the matmul faster", "pruning only runs faster if the kernels exploit the sparsity", clause_negated=True)

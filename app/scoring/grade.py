@@ -370,7 +370,8 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     ref_clauses = _reference_clauses(p.text, matcher)
     # Says the opposite of the checkpoint ('TP is not used within a node'), by its own negation
     # or by opposite words; 'no gap between them' agrees with 'connected'.
-    against = [_opposes(w, ref_clauses) for w in windows]
+    # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
+    against = [_opposes(w, ref_clauses) or w.reported for w in windows]
     best, best_score = None, -1.0
     window_scores = []
     for i, w in enumerate(windows):

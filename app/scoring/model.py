@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.868, partial_weights=(-4.055, 7.037, 2.235, 1.403, -1.181, 1.14, 4.589, 0.0, 0.0, 2.473, 9.031), covered_bias=-8.064, covered_weights=(-10.067, 8.233, -1.328, 3.14, 0.214, 0.502, 4.526, 0.0, -1.031, 4.742, 11.238))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.862, partial_weights=(-3.926, 7.07, 2.403, 1.372, -1.207, 1.092, 4.594, 0.0, 0.0, 2.275, 9.034), covered_bias=-7.987, covered_weights=(-10.077, 8.332, -1.082, 3.075, 0.216, 0.443, 4.516, 0.0, -1.034, 4.57, 11.238))

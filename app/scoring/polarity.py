@@ -73,8 +73,13 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     return tuple(out)
 
 
+# 'X only runs faster if Y' limits the claim as 'X does not run faster unless Y' does.
+RESTRICTIVE = re.compile(r"\bonly (?:\w+ ){0,4}?(?:if|when|unless)\b|\bunless\b")
+
+
 def negated(text: str) -> bool:
-    return bool(NEGATORS.search(NOT_NEGATIONS.sub(" ", text.lower())))
+    text = NOT_NEGATIONS.sub(" ", text.lower())
+    return bool(NEGATORS.search(text) or RESTRICTIVE.search(text))
 
 
 def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -> int:
