@@ -89,3 +89,20 @@ def test_empty_submit_shows_error_and_keeps_page(page):
     page.locator("textarea[name=answer]").fill("   ")
     page.get_by_role("button", name="Get feedback").click()
     expect(page.locator("#feedback [role=alert]")).to_contain_text("empty")
+
+
+def test_draft_typed_just_before_submitting_does_not_come_back(page):
+    """The draft save waits 300 ms after the last keystroke; a submit inside that window must
+    still leave no draft behind once the answer is stored."""
+    page.goto(page.base + "/questions/allreduce-deep-dive")
+    box = page.locator("#answer")
+    box.fill("Every GPU ends with the sum.")  # a first answer warms the grader up, so the next reply is quick
+    page.get_by_role("button", name="Get feedback").click()
+    expect(page.locator(".feedback[data-status=graded]")).to_be_visible(timeout=60_000)
+    page.goto(page.base + "/questions/allreduce-deep-dive")
+    box.fill("All-reduce leaves the sum of every GPU's tensor on every GPU; NCCL does it with a ring.")
+    page.get_by_role("button", name="Get feedback").click()  # at once: the draft save is still pending
+    expect(page.locator(".feedback[data-status=graded]")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(600)  # past the draft save's delay
+    page.reload()
+    expect(box).to_have_value("")

@@ -31,10 +31,16 @@
         try { localStorage.setItem(key, box.value); if (status) status.textContent = "Draft saved in this browser."; } catch (e) { /* full */ }
       }, 300);
     });
+    // A save still waiting when the answer is sent must not bring the draft back afterwards.
+    form.addEventListener("htmx:beforeRequest", function () { clearTimeout(timer); });
     form.addEventListener("htmx:afterRequest", function (ev) {
+      if (ev.detail.elt !== form) return;
+      clearTimeout(timer);
       if (ev.detail.successful) {
         try { localStorage.removeItem(key); } catch (e) { /* ignore */ }
         if (status) status.textContent = "Answer saved.";
+      } else {
+        try { localStorage.setItem(key, box.value); } catch (e) { /* full */ }
       }
     });
   }
