@@ -49,7 +49,7 @@ _IGNORANCE = re.compile(
     r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
     r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell)|"
     r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
-    r"never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
+    r"i(?:'ve| have)? never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
     r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything))\b",
     re.I,
 )
@@ -82,7 +82,9 @@ TALKS_TO_GRADER = re.compile(
     r"(?:dear|attention|note to(?: the)?|hey) (?:assistant|language model|llm|ai|model)\b|"
     r"mark (?:this|it|me|my answer|the answer|every|all|each)\b.{0,40}?\b(?:as|covered|correct)\b|full (?:marks|score|credit)|"
     r"(?:give|award|assign) (?:me|this(?: answer)?|it|the answer) (?:full|all|100|a (?:perfect|full|high)|the (?:maximum|max|highest))|"
-    r"score (?:of )?100|100 ?/ ?100|system prompt|new instructions?|you (?:are|must|should|will) (?:now )?(?:grade|mark|score|act|give))",
+    r"score (?:of )?100|100 ?/ ?100|system prompt|new instructions?|you (?:are|must|should|will) (?:now )?(?:grade|mark|score|act|give)|"
+    r"(?:all|every|each) (?:the |of the )?checkpoints?\b.{0,30}\bcovered\b|checkpoints?\b.{0,20}[\"'\u201c]covered|"
+    r"(?:no|zero) misconceptions|please comply|(?:correct|expected|required) output (?:is|should))",
     re.I,
 )
 
