@@ -296,3 +296,8 @@ def test_reading_flags_injection_phrasings_and_only_first_person_ignorance():
     assert [c.instruction for c in clauses] == [True, True, False, False]
     assert [c.ignorance for c in clauses] == [False, False, False, True]
     assert not any(c.instruction for c in read_answer("With activation checkpointing the checkpoints covered every fourth layer."))
+
+
+def test_ordinal_after_an_article_does_not_open_a_new_clause():
+    texts = [c.text for c in read_answer("Each GPU keeps a third of the layers and the next stage waits. First it fills, next it drains.")]
+    assert texts == ["Each GPU keeps a third of the layers and the next stage waits", "First it fills", "next it drains"]

@@ -24,7 +24,12 @@ _MARKERS = (
     r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is|and that|and also|and so"
 )
-_CLAUSE_SPLIT = re.compile(rf"(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*", re.I)
+# Not after an article or a preposition: 'a third of the layers', 'the next token', 'on the other hand' are not openers.
+_NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bone)(?<!\bin)(?<!\bat)"
+_CLAUSE_SPLIT = re.compile(
+    rf"{_NOT_AFTER}(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    re.I,
+)
 
 # A self-correction: the words before it are taken back, the words after it stand.
 _CORRECTION = re.compile(
