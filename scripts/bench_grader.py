@@ -3,8 +3,8 @@ latency for 100- and 500-word answers against a 12-checkpoint question.
 
     python scripts/bench_grader.py [--runs N]
 
-Answers are built from the question's own model answer plus unrelated filler sentences, each
-one unique (so the embedding cache cannot help), then graded warm (after --warm unmeasured answers of the same size), one at a time.
+Answers are built from the question's own model answer plus unrelated filler sentences, every
+sentence unique (so no cache can help), then graded warm (after --warm unmeasured answers of the same size), one at a time.
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def make_answer(model_answer: str, words: int, n: int, rng: random.Random) -> st
     i = 0
     while len(" ".join(out).split()) < words:
         if i % 2 == 0 and sentences:
-            out.append(sentences[i // 2 % len(sentences)])
+            # A unique opener, so no sentence is ever in a cache: every answer is graded cold.
+            sentence = sentences[i // 2 % len(sentences)]
+            out.append(f"In setup {n * 1000 + i} {sentence[0].lower()}{sentence[1:]}")
         else:
             out.append(rng.choice(FILLER.split(". ")).format(n=n * 1000 + i).strip().rstrip(".") + ".")
         i += 1
@@ -76,6 +78,16 @@ def main() -> None:
         p50 = statistics.median(times) * 1000
         p95 = times[max(0, int(round(0.95 * len(times))) - 1)] * 1000
         print(f"{words}-word answers: {len(times) / sum(times):.1f} answers/s, p50 {p50:.0f} ms, p95 {p95:.0f} ms ({args.runs} runs)")
+    # Throughput when several grading threads share the machine (the app's queue runs 2 by default).
+    from concurrent.futures import ThreadPoolExecutor
+
+    for threads in (2, 4):
+        answers = [make_answer(q.model_answer, 100, 200_000 + threads * 1000 + n, rng) for n in range(args.runs * 2)]
+        t = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(lambda a: grader.grade(q, a), answers))
+        elapsed = time.perf_counter() - t
+        print(f"{threads} grading threads, 100-word answers: {len(answers) / elapsed:.1f} answers/s")
     print(f"peak RSS {rss_mb():.0f} MB")
 
 

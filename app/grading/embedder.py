@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -49,14 +50,27 @@ def _sha256(path: Path) -> str:
 
 
 def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    mu = x.mean(-1, keepdims=True)
-    var = ((x - mu) ** 2).mean(-1, keepdims=True)
-    return (x - mu) / np.sqrt(var + EPS) * w + b
+    """Layer normalisation of the rows of ``x``, computed in place (``x`` is a temporary)."""
+    x -= x.mean(-1, keepdims=True)
+    var = np.einsum("ij,ij->i", x, x)[:, None] / np.float32(x.shape[-1])
+    x /= np.sqrt(var + np.float32(EPS))
+    x *= w
+    x += b
+    return x
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    # tanh approximation; differs from erf-GELU by < 1e-3 and keeps NumPy-only
-    return 0.5 * x * (1.0 + np.tanh(0.7978845608028654 * (x + 0.044715 * (x * x * x))))
+    """GELU, tanh approximation (differs from erf-GELU by < 1e-3), in place."""
+    t = x * x
+    t *= x
+    t *= np.float32(0.044715)
+    t += x
+    t *= np.float32(0.7978845608028654)
+    np.tanh(t, out=t)
+    t += np.float32(1.0)
+    t *= x
+    t *= np.float32(0.5)
+    return t
 
 
 class MiniLMEmbedder:
@@ -117,9 +131,10 @@ class MiniLMEmbedder:
                     todo.append(i)
         if todo:
             uniq = list(dict.fromkeys(texts[i] for i in todo))
-            # One BLAS thread per grading thread: on a small machine, oversubscribed BLAS
-            # threads spin against each other and run many times slower.
-            with _blas_controller().limit(limits=1):
+            # One forward pass at a time in the process, its matrix products on all the cores:
+            # concurrent passes never oversubscribe the machine (spinning BLAS threads run many
+            # times slower then).
+            with _compute_lock, _blas_controller().limit(limits=_compute_threads()):
                 found = dict(zip(uniq, self._forward(uniq)))
             with self._lock:
                 for t, v in found.items():
@@ -164,7 +179,7 @@ class MiniLMEmbedder:
             q = padded[..., :384].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
             k = padded[..., 384:768].reshape(b, n, HEADS, hd).transpose(0, 2, 3, 1)
             v = padded[..., 768:].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
-            scores = (q @ k) * (1.0 / np.sqrt(hd)) + bias
+            scores = (q @ k) * np.float32(1.0 / np.sqrt(hd)) + bias  # a float64 scalar would promote everything to float64
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, 384)[valid]
@@ -174,9 +189,22 @@ class MiniLMEmbedder:
             out = h @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
             x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
         ends = np.cumsum(lengths)
-        pooled = np.add.reduceat(x, ends - lengths, axis=0) / lengths[:, None]
+        pooled = np.add.reduceat(x, ends - lengths, axis=0) / lengths[:, None].astype(np.float32)
         pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return pooled, np.split(x, ends[:-1])
+
+
+_compute_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _compute_threads() -> int:
+    """Threads for a forward pass: the cores this process may use, at most 4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(4, cores))
 
 
 @lru_cache(maxsize=1)

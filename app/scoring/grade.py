@@ -133,8 +133,9 @@ class _Window:
     start: int
     end: int
     text: str  # canonical text given to the encoder
-    words: set[str] = field(default_factory=set)
-    keys: set[str] = field(default_factory=set)
+    words: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    near: frozenset[str] = frozenset()  # rubric words this text has a near miss of
     negated: bool = False
     hedged: bool = False
     reported: bool = False
@@ -160,9 +161,10 @@ def _clean(text: str, matcher: TermMatcher) -> str:
     return matcher.canonicalize(text)
 
 
-def _key_terms(text: str, matcher: TermMatcher) -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=16384)
+def _key_terms(text: str, matcher: TermMatcher) -> tuple[frozenset[str], frozenset[str]]:
     canon = clean_for_matching(text, matcher)
-    return set(content_words(canon)), matcher.keys_in(canon)
+    return frozenset(content_words(canon)), frozenset(matcher.keys_in(canon))
 
 
 def _is_list_like(text: str) -> bool:
@@ -192,22 +194,32 @@ def substance(text: str) -> float:
     return base
 
 
-def _overlap(ref_words: set[str], ref_keys: set[str], words: set[str], keys: set[str]) -> float:
-    """Weighted recall of the reference's concepts (glossary concepts count double)."""
+def _overlap(ref_words: frozenset[str], ref_keys: frozenset[str], words: frozenset[str], keys: frozenset[str],
+             near: frozenset[str] = frozenset()) -> float:
+    """Weighted recall of the reference's concepts (glossary concepts count double); ``near``:
+    reference words the text has misspelt or inflected in a way the stemmer missed."""
     total = 2.0 * len(ref_keys) + len(ref_words)
     if total == 0:
         return 0.0
-    hit = 2.0 * len(ref_keys & keys)
-    candidates = None
-    for word in ref_words:
-        if word in words:
-            hit += 1
-        elif len(word) >= 6:
-            if candidates is None:
-                candidates = [x for x in words if len(x) >= 5]
-            if candidates and process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85):
-                hit += 0.8  # misspelling or inflection the stemmer missed
+    missing = ref_words - words
+    hit = 2.0 * len(ref_keys & keys) + len(ref_words) - len(missing) + 0.8 * len(missing & near)
     return hit / total
+
+
+def _near_words(vocabulary: frozenset[str], words: frozenset[str]) -> dict[str, frozenset[str]]:
+    """For each answer word, the rubric words (6+ letters) it is a near miss of
+    ('quantisation' -> 'quantization'), found in one vectorised pass."""
+    refs = sorted(w for w in vocabulary if len(w) >= 6)
+    cands = sorted(w for w in words if len(w) >= 5)
+    if not refs or not cands:
+        return {}
+    scores = process.cdist(refs, cands, scorer=fuzz.ratio, score_cutoff=85, dtype=np.uint8)
+    out: dict[str, frozenset[str]] = {}
+    for j, c in enumerate(cands):
+        hits = frozenset(refs[i] for i in np.flatnonzero(scores[:, j]) if refs[i] != c)
+        if hits:
+            out[c] = hits
+    return out
 
 
 def split_facets(text: str) -> list[str]:
@@ -217,7 +229,9 @@ def split_facets(text: str) -> list[str]:
     return facets if len(facets) > 1 else []
 
 
-def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]:
+def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset()) -> list[_Window]:
+    """Every usable clause, and every two neighbouring ones, as candidate evidence; ``vocabulary``:
+    the rubric's words, for spotting near misses of them."""
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
     groups = [(i,) for i in usable] + [
@@ -231,8 +245,8 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]
                 start=cs[0].start,
                 end=cs[-1].end,
                 text=canon,
-                words=set(content_words(canon)),
-                keys=matcher.keys_in(canon),
+                words=frozenset(content_words(canon)),
+                keys=frozenset(matcher.keys_in(canon)),
                 negated=all(c.negated for c in cs),
                 hedged=any(c.hedged for c in cs),
                 reported=any(c.reported for c in cs),
@@ -241,7 +255,18 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher) -> list[_Window]
                 clauses=group,
             )
         )
+    near = _near_words(vocabulary, frozenset().union(*(w.words for w in windows)))
+    if near:
+        for w in windows:
+            w.near = frozenset().union(*(near.get(x, frozenset()) for x in w.words))
     return windows
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
+    """The words of the rubric's checkpoints (with aliases) and wrong claims."""
+    texts = [" ".join((p.text, *p.aliases)) for p in rubric.checkpoints] + [m.text for m in rubric.misconceptions]
+    return frozenset().union(*(_key_terms(t, matcher)[0] for t in texts))
 
 
 def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset()) -> bool:
@@ -317,7 +342,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     if any(c.instruction for c in clauses):
         notes.append("text addressed to the grader was ignored")
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
-    windows = _build_windows(clauses, matcher)
+    windows = _build_windows(clauses, matcher, _vocabulary(rubric, matcher))
     rubric_words = set().union(*(content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints))
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:
@@ -378,7 +403,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         if i in wrong_windows or against[i]:  # saying the opposite is no evidence for it
             window_scores.append(-1.0)
             continue
-        concepts = _overlap(ref_words, ref_keys, w.words, w.keys)
+        concepts = _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
         s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance) * (0.5 if against[i] else 1.0)
         window_scores.append(s)
         if s > best_score + 1e-9 or (abs(s - best_score) <= 1e-9 and best is not None and len(w.clauses) < len(windows[best].clauses)):
@@ -387,8 +412,8 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         return {name: 0.0 for name in OrdinalModel.FEATURES}, None
     w = windows[best]
     usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i]]
-    all_words = set().union(*(windows[i].words for i in usable)) if usable else set()
-    all_keys = set().union(*(windows[i].keys for i in usable)) if usable else set()
+    all_words = frozenset().union(*(windows[i].words for i in usable))
+    all_keys = frozenset().union(*(windows[i].keys for i in usable))
     support = sum(1 for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim)
     facets = 0.0
     if facet_refs:
@@ -401,8 +426,8 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     feats = {
         "meaning": float(cp_sim[best, k]),
         "specific": float(cp_sim[best, k] - max(float(prompt_sim[best]), others[best].max() if others.shape[1] else -1.0)),
-        "concepts": _overlap(ref_words, ref_keys, w.words, w.keys),
-        "concepts_all": _overlap(ref_words, ref_keys, all_words, all_keys),
+        "concepts": _overlap(ref_words, ref_keys, w.words, w.keys, w.near),
+        "concepts_all": _overlap(ref_words, ref_keys, all_words, all_keys, frozenset().union(*(windows[i].near for i in usable))),
         "facets": facets,
         "support": float(min(support, 4)) / 4.0,
         "substance": w.substance,
@@ -430,11 +455,8 @@ class _Alignment:
         # match per clause: (pieces of checkpoint k, clauses).
         refs = []
         # The question's own words say nothing about whether this checkpoint was made.
-        asked = set(re.findall(r"[a-z0-9]+", normalize(rubric.prompt)))
         for vecs, pieces in encoded[len(clause_ids) :]:
-            keep = [i for i, piece in enumerate(pieces) if _content_piece(piece) and piece not in asked]
-            keep = keep or [i for i, piece in enumerate(pieces) if _content_piece(piece)] or list(range(len(pieces)))
-            refs.append(vecs[keep])
+            refs.append(vecs[list(_pieces_to_align(pieces, rubric.prompt))])
         sizes = [len(a) for a, _ in answer]
         self.best: list[np.ndarray] = []
         if not sizes or not sum(sizes):
@@ -455,6 +477,14 @@ class _Alignment:
         if not cols:
             return 0.0
         return float(self.best[k][:, cols].max(axis=1).mean())
+
+
+@lru_cache(maxsize=4096)
+def _pieces_to_align(pieces: tuple[str, ...], prompt: str) -> tuple[int, ...]:
+    """The checkpoint's content word pieces, without the question's own words."""
+    asked = set(re.findall(r"[a-z0-9]+", normalize(prompt)))
+    keep = [i for i, piece in enumerate(pieces) if _content_piece(piece) and piece not in asked]
+    return tuple(keep or [i for i, piece in enumerate(pieces) if _content_piece(piece)] or range(len(pieces)))
 
 
 def _content_piece(piece: str) -> bool:
@@ -577,11 +607,12 @@ def _heads(matcher: TermMatcher) -> dict[str, str]:
 _CONTRAST_TAIL = re.compile(r"\(?\s*\b(?:rather than|instead of|as opposed to)\b.*$")
 
 
-def _claim_words(text: str, matcher: TermMatcher) -> set[str]:
+@lru_cache(maxsize=16384)
+def _claim_words(text: str, matcher: TermMatcher) -> frozenset[str]:
     """Content words and concept keys of what a claim asserts (not of what it sets against it:
     'reduces memory (rather than spending memory to save compute)' asserts 'reduces memory')."""
     canon = _CONTRAST_TAIL.sub("", clean_for_matching(text, matcher))
-    return set(content_words(canon)) | matcher.keys_in(canon)
+    return frozenset(content_words(canon)) | matcher.keys_in(canon)
 
 
 def _first_claim(text: str) -> str:
@@ -659,7 +690,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
         if sim < tuning.misconception_sim or sim - correct < margin:
             continue
-        if _overlap(m_words, m_keys, w.words, w.keys) < 0.2:
+        if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
         if not (w.words | w.keys) & (m_own - correct_words):

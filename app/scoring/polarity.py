@@ -77,6 +77,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
 RESTRICTIVE = re.compile(r"\bonly (?:\w+ ){0,4}?(?:if|when|unless)\b|\bunless\b")
 
 
+@lru_cache(maxsize=65536)
 def negated(text: str) -> bool:
     text = NOT_NEGATIONS.sub(" ", text.lower())
     return bool(NEGATORS.search(text) or RESTRICTIVE.search(text))
@@ -101,6 +102,7 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
     return UNKNOWN
 
 
+@lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
     """Whether the clause says the opposite of the reference: by opposite words when they speak,
     else when exactly one of the two is negated.
