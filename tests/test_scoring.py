@@ -301,3 +301,6 @@ def test_reading_flags_injection_phrasings_and_only_first_person_ignorance():
 def test_ordinal_after_an_article_does_not_open_a_new_clause():
     texts = [c.text for c in read_answer("Each GPU keeps a third of the layers and the next stage waits. First it fills, next it drains.")]
     assert texts == ["Each GPU keeps a third of the layers and the next stage waits", "First it fills", "next it drains"]
+    # 'one' is no article: 'make them one so you skip memory' still splits before 'so'.
+    assert [c.text for c in read_answer("you take three kernels and make them one so you skip memory")] == [
+        "you take three kernels and make them one", "so you skip memory"]

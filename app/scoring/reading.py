@@ -25,7 +25,7 @@ _MARKERS = (
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is|and that|and also|and so"
 )
 # Not after an article or a preposition: 'a third of the layers', 'the next token', 'on the other hand' are not openers.
-_NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bone)(?<!\bin)(?<!\bat)"
+_NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bin)(?<!\bat)"
 _CLAUSE_SPLIT = re.compile(
     rf"{_NOT_AFTER}(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
