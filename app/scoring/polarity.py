@@ -102,6 +102,17 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
     return UNKNOWN
 
 
+# Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' name operations.
+LESSENS = re.compile(
+    r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing|tion)(?![-\w])(?! scatter)|fewer|less|lower(?:s|ed|ing)?|"
+    r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*)\b"
+)
+
+
+def _lessens(text: str) -> bool:
+    return bool(LESSENS.search(text.lower()))
+
+
 @lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
     """Whether the clause says the opposite of the reference: by opposite words when they speak,
@@ -111,8 +122,14 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
     False
     >>> contradicts("tensor cores are not used", "tensor cores run the matmuls", clause_negated=True)
     True
+    >>> contradicts("the output is not written back to memory", "fusion avoids memory round trips", clause_negated=True)
+    False
     """
     s = stance(clause, reference, clause_negated=clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
+    # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
+    # avoiding or lessening counts as one more negation on its side.
+    if clause_negated and not negated(reference) and _lessens(reference) and not _lessens(clause):
+        return False
     return clause_negated != negated(reference)
