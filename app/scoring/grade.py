@@ -176,6 +176,7 @@ def _is_list_like(text: str) -> bool:
     return sum(lengths) / len(lengths) <= 2.6
 
 
+@lru_cache(maxsize=16384)
 def substance(text: str) -> float:
     """0 for a bare list of terms or a fragment, rising to 1 for a full claim.
 
