@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.862, partial_weights=(-3.926, 7.07, 2.403, 1.372, -1.207, 1.092, 4.594, 0.0, 0.0, 2.275, 9.034), covered_bias=-7.987, covered_weights=(-10.077, 8.332, -1.082, 3.075, 0.216, 0.443, 4.516, 0.0, -1.034, 4.57, 11.238))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.886, partial_weights=(-3.993, 7.135, 2.355, 1.278, -1.224, 1.122, 4.629, 0.0, 0.0, 2.713, 8.817), covered_bias=-7.975, covered_weights=(-10.099, 8.332, -1.002, 2.879, 0.198, 0.508, 4.519, 0.0, -1.046, 4.763, 11.15))
