@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
@@ -11,6 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from app.config import Settings
+
+GRADER_NAMES = typing.get_args(Settings.model_fields["grader"].annotation)  # offline, llm, hybrid
 
 app = typer.Typer(help="Interview coach: serve the app, validate the bank, grade answers in batch, transcribe recordings.", no_args_is_help=True)
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
@@ -21,16 +24,44 @@ def main() -> None:  # console-script entry point
     app()
 
 
-def _settings() -> Settings:
-    """The settings, or a one-line error (e.g. COACH_GRADER=llm without an endpoint) and exit 2."""
+def _settings(**overrides) -> Settings:
+    """The settings, or a one-line error (e.g. COACH_GRADER=llm without an endpoint) and exit 2.
+    ``overrides`` win over the environment: a command that does not serve the app or grade with
+    the configured grader is not refused for a setting it never uses."""
     from pydantic import ValidationError
 
     try:
-        return Settings()
+        return Settings(**overrides)
     except ValidationError as err:
         for problem in err.errors():
             typer.echo(f"error: {problem['msg'].removeprefix('Value error, ')}", err=True)
         raise typer.Exit(2)
+
+
+def _read_lines(path: Path) -> list[bytes]:
+    """The lines of a JSONL file ('-': standard input) as bytes, split on newlines only: JSON
+    text may hold U+2028 or U+0085, which str.splitlines() would also split on. Each line is
+    decoded on its own, so one bad byte costs one line, not the run. A UTF-8 BOM is dropped."""
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as err:
+        typer.echo(f"error: cannot read {path}: {err.strerror}", err=True)
+        raise typer.Exit(2)
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return [line.removesuffix(b"\r") for line in lines]
+
+
+def _json_line(obj: dict) -> str:
+    """One output line: readable UTF-8 where it can be, escaped where a lone surrogate would not encode."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(obj)
+    return text
 
 
 @app.command()
@@ -63,12 +94,14 @@ def validate(directory: Annotated[Optional[Path], typer.Argument(help="Content f
     """Check every question file; print each problem with its file and field. Exit 1 on problems."""
     from app.bank.loader import load_bank
 
-    root = directory or Settings().content_dir
+    root = directory or _settings(grader="offline", mode="personal").content_dir
     bank = load_bank(root)
     for issue in bank.issues:
         typer.echo(f"error: {issue}", err=True)
+    if not bank.entries and not bank.issues:
+        typer.echo(f"error: no question files (*.yaml, *.yml, *.md) in {root}", err=True)
     typer.echo(f"{len(bank.entries)} questions, {len(bank.glossary)} glossary terms, {len(bank.issues)} problems in {root}")
-    raise typer.Exit(1 if bank.issues else 0)
+    raise typer.Exit(1 if bank.issues or not bank.entries else 0)
 
 
 def _make_grader(name: str, settings: Settings, bank):
@@ -94,7 +127,7 @@ def grade(
     from app.bank.loader import load_bank
     from app.grading.batch import grade_lines
 
-    settings = _settings()
+    settings = _settings(grader=grader if grader in GRADER_NAMES else "offline", mode="personal")
     bank = load_bank(content or settings.content_dir)
     if not bank.entries:
         typer.echo(f"error: no questions could be loaded from {bank.root}", err=True)
@@ -102,12 +135,7 @@ def grade(
             typer.echo(f"error: {issue}", err=True)
         raise typer.Exit(2)
     g = _make_grader(grader, settings, bank)
-    try:
-        src = sys.stdin if str(input) == "-" else input.open(encoding="utf-8")
-    except OSError as err:
-        typer.echo(f"error: cannot read {input}: {err.strerror}", err=True)
-        raise typer.Exit(2)
-    lines = src.read().splitlines()
+    lines = _read_lines(input)
     try:
         dst = sys.stdout if str(output) == "-" else output.open("w", encoding="utf-8")
     except OSError as err:
@@ -119,7 +147,7 @@ def grade(
         for obj in grade_lines(lines, bank=bank, grader=g, concurrency=workers, on_done=advance):
             counts["errors" if "error" in obj else "graded"] += 1
             counts["fallbacks"] += obj.get("grader") == "offline-fallback"
-            dst.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            dst.write(_json_line(obj) + "\n")
     fallbacks = f", {counts['fallbacks']} offline fallbacks (LLM failed)" if counts["fallbacks"] else ""
     typer.echo(f"{counts['graded']} graded, {counts['errors']} errors{fallbacks}", err=True)
 
@@ -137,7 +165,7 @@ def transcribe(
     from app.voice.delivery import measure_delivery
     from app.voice.transcribe import build_prompt, build_transcriber
 
-    settings = _settings()
+    settings = _settings(grader="offline", mode="personal")
     try:
         data = audio.read_bytes()
     except OSError as err:
@@ -203,16 +231,26 @@ def evaluate(
 ) -> None:
     """Run a grader over labelled answers and print agreement figures."""
     from app.bank.loader import load_bank
-    from app.grading.evaluation import evaluate_file, format_report
+    from app.grading.evaluation import evaluate_file, format_report, parse_gold_row
 
-    settings = _settings()
+    settings = _settings(grader=grader if grader in GRADER_NAMES else "offline", mode="personal")
     bank = load_bank(content or settings.content_dir)
     g = _make_grader(grader, settings, bank)
     rows = []
     for path in gold:
-        rows.extend(json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip())
+        for number, raw in enumerate(_read_lines(path), start=1):
+            if not raw.strip():
+                continue
+            try:
+                rows.append(parse_gold_row(raw.decode("utf-8")))
+            except (UnicodeDecodeError, ValueError) as err:
+                typer.echo(f"error: {path}:{number}: {err}", err=True)
+                raise typer.Exit(2)
     report = evaluate_file(rows, bank=bank, grader=g)
     typer.echo(format_report(report, show_errors=errors))
+    if not report.answers:
+        typer.echo("error: no answer could be graded (no row names a question of the bank)", err=True)
+        raise typer.Exit(1)
 
 
 @db_app.command("upgrade")
@@ -220,7 +258,7 @@ def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")]
     """Apply database migrations (SQLite or PostgreSQL from DATABASE_URL)."""
     from app.db import make_engine, upgrade_database
 
-    settings = _settings()
+    settings = _settings(grader="offline", mode="personal")
     upgrade_database(make_engine(settings.database_url), revision)
     typer.echo(f"database at {revision}: {settings.database_url.split('@')[-1]}")
 

@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                              interviewer=build_interviewer(settings))
         app.state.bank, app.state.engine, app.state.grader, app.state.queue = bank, engine, grader, queue
         queue.requeue_unfinished()
+        queue.start_sweeper()
         queue.warm_up()
         app.state.voice = build_voice(settings)
         app.state.voice.start()

@@ -74,3 +74,71 @@ def test_console_script_is_installed():
     assert out.returncode == 0
     for cmd in ("serve", "validate", "grade", "db", "eval"):
         assert cmd in out.stdout
+
+
+def test_grade_keeps_one_result_per_line_whatever_the_bytes(tmp_path: Path):
+    ok = {"question_id": "allreduce-deep-dive", "answer": "Every GPU ends up with the sum of all tensors."}
+    lines = [
+        json.dumps({"id": 1, **ok, "answer": "the sum\u2028lands on every GPU"}, ensure_ascii=False).encode(),  # U+2028 inside JSON text
+        json.dumps({"id": 2, **ok, "answer": "ring\u0085all-reduce"}, ensure_ascii=False).encode(),  # NEL inside JSON text
+        b'{"id": 3, "question_id": "allreduce-deep-dive", "answer": "caf\xe9"}',  # not UTF-8
+        json.dumps({"id": 4, **ok}).encode() + b"\r",  # CRLF line end
+        b'{"id": "\\ud800", "question_id": "allreduce-deep-dive", "answer": "a \\ud800 b"}',  # lone surrogates
+        json.dumps({"id": 6, "question_id": "nope", "answer": "x"}).encode(),
+    ]
+    inp = tmp_path / "in.jsonl"
+    inp.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")  # with a BOM, as Notepad saves
+    out = tmp_path / "out.jsonl"
+    res = _run(["grade", "--input", str(inp), "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(l) for l in out.read_text(encoding="utf-8").split("\n") if l]
+    assert [r.get("id") for r in rows] == [1, 2, None, 4, "\ud800", 6]
+    assert all("score" in rows[i] for i in (0, 1, 3, 4))
+    assert rows[2]["line"] == 3 and "not valid UTF-8" in rows[2]["error"]
+    assert rows[5]["line"] == 6 and "unknown question_id" in rows[5]["error"]
+
+
+def test_commands_are_not_refused_for_settings_they_do_not_use(tmp_path: Path):
+    env = {"COACH_GRADER": "llm", "COACH_MODE": "group", "OPENAI_API_KEY": None, "COACH_OPENAI_BASE_URL": None, "COACH_SECRET_KEY": None}
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": 1, "question_id": "allreduce-deep-dive", "answer": "The sum lands on every GPU."}) + "\n")
+    res = _run(["grade", "-i", str(inp), "-o", str(tmp_path / "out.jsonl"), "--grader", "offline"], **env)
+    assert res.exit_code == 0, res.output
+    res = _run(["validate"], **env)
+    assert res.exit_code == 0 and "questions" in res.output, res.output
+    res = _run(["grade", "-i", str(inp), "-o", str(tmp_path / "out.jsonl"), "--grader", "llm"], **env)
+    assert res.exit_code == 2 and "need an endpoint" in res.output
+
+
+def test_validate_loads_a_bank_below_dot_folders_and_refuses_an_empty_one(tmp_path: Path, monkeypatch):
+    write_question(tmp_path / ".config" / "bank")
+    res = _run(["validate", str(tmp_path / ".config" / "bank")])
+    assert res.exit_code == 0 and res.output.startswith("1 questions"), res.output
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    res = _run(["validate", "../.config/bank"])
+    assert res.exit_code == 0 and "1 questions" in res.output, res.output
+    write_question(tmp_path / "bank" / ".drafts", name="draft.yaml")  # hidden inside the bank: skipped
+    write_question(tmp_path / "bank")
+    assert _run(["validate", str(tmp_path / "bank")]).output.startswith("1 questions")
+    (tmp_path / "empty").mkdir()
+    res = _run(["validate", str(tmp_path / "empty")])
+    assert res.exit_code == 1 and "no question files" in res.output
+
+
+def test_eval_reports_bad_input_clearly(tmp_path: Path):
+    res = _run(["eval", str(tmp_path / "missing.jsonl")])
+    assert res.exit_code == 2 and "cannot read" in res.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question_id": "allreduce-deep-dive", "answer": "x", "checkpoints": {}}\n{bad\n')
+    res = _run(["eval", str(bad)])
+    assert res.exit_code == 2 and f"{bad}:2: bad JSON" in res.output
+    bad.write_text('{"question_id": "allreduce-deep-dive", "answer": "x"}\n')
+    res = _run(["eval", str(bad)])
+    assert res.exit_code == 2 and "'checkpoints' must map" in res.output
+    bad.write_text('{"question_id": "allreduce-deep-dive", "answer": "x", "checkpoints": {}, "rating": 9}\n')
+    assert "'rating' must be" in _run(["eval", str(bad)]).output
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text('{"question_id": "nope", "answer": "x", "checkpoints": {}}\n')
+    res = _run(["eval", str(unknown)])
+    assert res.exit_code == 1 and "no answer could be graded" in res.output

@@ -599,8 +599,13 @@ def test_cli_llm_without_endpoint_stops_before_grading(tmp_path: Path):
     assert res.exit_code == 2 and "need an endpoint" in res.output
     res = CliRunner().invoke(cli, ["grade", "-i", str(inp), "-o", str(tmp_path / "o.jsonl"), "--grader", "gpt"], env=env)
     assert res.exit_code == 2 and "unknown grader" in res.output
+    # COACH_GRADER configures the app; `coach grade` grades with its own --grader (offline by
+    # default, contract 2), so a server setting it does not use cannot stop it.
     res = CliRunner().invoke(cli, ["grade", "-i", str(inp), "-o", str(tmp_path / "o.jsonl")], env={**env, "COACH_GRADER": "llm"})
-    assert res.exit_code == 2 and "error: the llm and hybrid graders need an endpoint" in res.output, "refused with one clear line"
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "o.jsonl").read_text())["grader"] == "offline"
+    res = CliRunner().invoke(cli, ["serve"], env={**env, "COACH_GRADER": "llm"})  # the app itself refuses, with one clear line
+    assert res.exit_code == 2 and "error: the llm and hybrid graders need an endpoint" in res.output
 
 
 def test_cli_progress_bar_counts_every_line(capsys):

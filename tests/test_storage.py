@@ -158,3 +158,51 @@ def test_in_memory_sqlite_is_safe_across_threads():
         assert len(s.exec(select(User)).all()) == 20
     dispose_engine(engine)
     assert not db_file.parent.exists(), "the temporary database is removed with its engine"
+
+
+def _stall(app, attempt_id, ago=timedelta(hours=1)):
+    with Session(app.state.engine) as s:
+        a = s.get(Attempt, attempt_id)
+        a.status, a.claimed_at = AttemptStatus.grading, utcnow() - ago
+        s.add(a)
+        s.commit()
+
+
+def test_stalled_grading_offers_grade_again_and_regrade_recovers(client, app):
+    attempt = _new_attempt(app)
+    _stall(app, attempt.id, ago=timedelta(seconds=5))  # fresh claim: someone is grading it
+    page = client.get(f"/attempts/{attempt.id}")
+    assert "Grading…" in page.text and "Grade again" not in page.text
+    assert client.post(f"/api/attempts/{attempt.id}/regrade").json()["status"] == "grading"  # left alone
+    _stall(app, attempt.id)  # a claim an hour old: the process grading it is gone
+    page = client.get(f"/attempts/{attempt.id}")
+    assert "may have stopped" in page.text and "Grade again" in page.text
+    assert '<noscript><meta http-equiv="refresh"' in page.text  # without JavaScript the page reloads itself
+    done = client.post(f"/api/attempts/{attempt.id}/regrade").json()
+    assert done["status"] == "graded" and done["score"] is not None
+
+
+def test_sweeper_requeues_stalled_attempts_while_running(client, app):
+    from app.grading.service import GradingQueue
+
+    assert app.state.queue._sweeper is not None and app.state.queue._sweeper.is_alive()  # started with the app
+    attempt = _new_attempt(app)
+    _stall(app, attempt.id)
+    queue = GradingQueue(app.state.engine, app.state.bank, app.state.queue.grader, workers=1, stale_seconds=10)
+    queue.start_sweeper(interval=0.1)
+    try:
+        def graded():
+            with Session(app.state.engine) as s:
+                return s.get(Attempt, attempt.id).status == AttemptStatus.graded
+
+        assert wait_until(graded, seconds=30)
+    finally:
+        queue.shutdown()
+    assert not queue._sweeper.is_alive()
+
+
+def test_lone_surrogate_in_an_answer_is_stored_not_a_500(client):
+    body = b'{"question_id": "allreduce-deep-dive", "answer": "abc \\ud800 all-reduce sums on every GPU"}'  # JSON escape, as a client sends it
+    res = client.post("/api/attempts", content=body, headers={"Content-Type": "application/json"})
+    assert res.status_code in (200, 201, 202), res.text
+    assert res.json()["answer"] == "abc \ufffd all-reduce sums on every GPU"

@@ -152,7 +152,9 @@ def load_bank(root: Path | str) -> Bank:
             if path.resolve() != SHIPPED_GLOSSARY.resolve():
                 glossary.extend(_load_glossary(path, rel, bank.issues))
             continue
-        if path.name.lower() == "readme.md" or any(part.startswith(".") for part in path.parts):
+        # Hidden files and folders inside the bank are skipped; the folders above it do not count
+        # ('../bank', '~/.config/coach/bank').
+        if path.name.lower() == "readme.md" or any(part.startswith(".") for part in path.relative_to(root).parts):
             continue
         try:
             data, text = _read_document(path)

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.bank.loader import Bank
 from app.grading.base import Grader, GradeResult
+from app.scoring.text import replace_lone_surrogates
 
 
 def result_line(line_id: Any, question_id: str, result: GradeResult) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def result_line(line_id: Any, question_id: str, result: GradeResult) -> dict[str
 
 
 def grade_lines(
-    lines: Iterable[str], *, bank: Bank, grader: Grader, concurrency: int = 1, on_done: Callable[[], None] | None = None
+    lines: Iterable[str | bytes], *, bank: Bank, grader: Grader, concurrency: int = 1, on_done: Callable[[], None] | None = None
 ) -> Iterator[dict[str, Any]]:
     """Yield one result (or error object) per non-blank input line, in input order.
 
@@ -49,10 +50,16 @@ def grade_lines(
         yield from pool.map(run, jobs)  # map keeps input order
 
 
-def grade_line(number: int, line: str, *, bank: Bank, grader: Grader) -> dict[str, Any]:
-    """Grade one input line; a line that cannot be graded gets an error object."""
+def grade_line(number: int, line: str | bytes, *, bank: Bank, grader: Grader) -> dict[str, Any]:
+    """Grade one input line (text, or raw bytes to decode as UTF-8); a line that cannot be
+    graded gets an error object."""
     line_id: Any = None
     try:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                return {"id": None, "line": number, "error": f"line {number} is not valid UTF-8 (byte 0x{line[err.start]:02x} at position {err.start})"}
         obj = json.loads(line)
         if not isinstance(obj, dict):
             raise ValueError("line is not a JSON object")
@@ -65,7 +72,7 @@ def grade_line(number: int, line: str, *, bank: Bank, grader: Grader) -> dict[st
         question = bank.get(qid)
         if question is None:
             raise ValueError(f"unknown question_id {qid!r}")
-        return result_line(line_id, qid, grader.grade(question, answer))
+        return result_line(line_id, qid, grader.grade(question, replace_lone_surrogates(answer)))
     except json.JSONDecodeError as err:
         return {"id": None, "line": number, "error": f"bad JSON on line {number}: {err.msg}"}
     except Exception as err:  # one bad line never stops the run

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +88,33 @@ class Report:
             "spearman": spearman(self.scores, self.ratings),
             "keyword_covered_share": self.keyword_covered / self.keyword_cps if self.keyword_cps else 0.0,
         }
+
+
+STATES = ("covered", "partial", "missed")
+
+
+def parse_gold_row(line: str) -> dict[str, Any]:
+    """One labelled row, checked: the contract-2 input plus ``checkpoints`` (id -> state),
+    optional ``misconceptions`` (ids) and ``rating`` (1-5). Raises ValueError saying what is wrong."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"bad JSON: {err.msg}") from None
+    if not isinstance(row, dict):
+        raise ValueError("the line is not a JSON object")
+    for field in ("question_id", "answer"):
+        if not isinstance(row.get(field), str):
+            raise ValueError(f"missing or non-string {field!r}")
+    checkpoints = row.get("checkpoints")
+    if not isinstance(checkpoints, dict) or not all(isinstance(v, str) and v in STATES for v in checkpoints.values()):
+        raise ValueError("'checkpoints' must map checkpoint ids to covered, partial or missed")
+    misconceptions = row.get("misconceptions", [])
+    if not isinstance(misconceptions, list) or not all(isinstance(m, str) for m in misconceptions):
+        raise ValueError("'misconceptions' must be a list of misconception ids")
+    rating = row.get("rating")
+    if rating is not None and (isinstance(rating, bool) or not isinstance(rating, (int, float)) or not 1 <= rating <= 5):
+        raise ValueError("'rating' must be a number from 1 to 5")
+    return row
 
 
 def evaluate_file(rows: list[dict[str, Any]], *, bank: Bank, grader: Grader) -> Report:

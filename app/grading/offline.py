@@ -11,6 +11,7 @@ import numpy as np
 
 from app.bank.schema import GlossaryTerm, Question
 from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, MisconceptionResult
+from app.scoring.text import replace_lone_surrogates
 from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
@@ -69,7 +70,7 @@ class OfflineGrader:
 
     def grade_core(self, question: Question, answer: str):
         """The pure core's full grade, with each checkpoint's signals (for fitting and diagnosis)."""
-        return grade(self._rubric(question), answer, encode=self._encode, matcher=self.matcher, tuning=self.tuning,
+        return grade(self._rubric(question), replace_lone_surrogates(answer), encode=self._encode, matcher=self.matcher, tuning=self.tuning,
                      encode_tokens=self._encode_tokens)
 
     def grade(self, question: Question, answer: str) -> GradeResult:

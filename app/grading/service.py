@@ -3,14 +3,16 @@
 The database is the source of truth for an attempt's status (pending -> grading ->
 graded | failed). Grading runs on a small thread pool; a claim is an atomic UPDATE, so
 several app processes can share one database. An attempt left 'grading' by a crashed
-process is re-queued at start-up once it is older than ``stale_grading_seconds``.
+process is re-queued once its claim is older than ``stale_grading_seconds``: at start-up, and by
+a sweeper thread every little while (the page offers *Grade again* for it too).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
@@ -22,6 +24,7 @@ from app.errors import AnswerRejected, AttemptNotFound, QuestionNotFound
 from app.grading.base import Grader
 from app.grading.interviewer import AuthoredInterviewer, Interviewer
 from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, utcnow
+from app.scoring.text import replace_lone_surrogates
 from app.thread import reply_to_turn, stale_answered_turns, start_thread
 from app.voice.service import claim_recording
 
@@ -43,7 +46,7 @@ def get_local_user(session: Session) -> User:
 
 
 def validate_answer(answer: str, *, max_chars: int) -> str:
-    text = (answer or "").replace("\r\n", "\n").replace("\x00", "").strip()
+    text = replace_lone_surrogates((answer or "").replace("\r\n", "\n").replace("\x00", "")).strip()
     if not text:
         raise AnswerRejected("The answer is empty. Write (or say) something first.", answer=answer or "")
     if len(text) > max_chars:
@@ -96,9 +99,21 @@ def list_attempts(session: Session, *, user: User, question_id: str | None = Non
     return list(rows), total
 
 
-def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str) -> Attempt:
-    if attempt.status in (AttemptStatus.pending, AttemptStatus.grading):
+def grading_stalled(attempt: Attempt, stale_seconds: float) -> bool:
+    """Whether the attempt was claimed for grading longer ago than the stale limit: the process
+    grading it has most likely stopped (the sweeper re-queues it; the page offers to grade again)."""
+    if attempt.status != AttemptStatus.grading or attempt.claimed_at is None:
+        return False
+    claimed = attempt.claimed_at if attempt.claimed_at.tzinfo else attempt.claimed_at.replace(tzinfo=timezone.utc)  # SQLite: naive UTC
+    return utcnow() - claimed > timedelta(seconds=stale_seconds)
+
+
+def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str, stale_seconds: float | None = None) -> Attempt:
+    """Put a graded or failed attempt (or one whose grading stalled) back in the queue."""
+    if attempt.status == AttemptStatus.pending:
         return attempt
+    if attempt.status == AttemptStatus.grading and not (stale_seconds is not None and grading_stalled(attempt, stale_seconds)):
+        return attempt  # being graded right now
     attempt.status = AttemptStatus.pending
     attempt.grader = grader
     attempt.error = None
@@ -117,6 +132,23 @@ class GradingQueue:
         self.interviewer = interviewer or AuthoredInterviewer()
         self.stale = timedelta(seconds=stale_seconds)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader")
+        self._stop = threading.Event()
+        self._sweeper: threading.Thread | None = None
+
+    def start_sweeper(self, interval: float | None = None) -> None:
+        """Re-queue, every little while, attempts whose grading stalled (a process that claimed
+        them was killed) and pending ones nobody took; every process may run one, claims are atomic."""
+        every = interval if interval is not None else max(5.0, min(60.0, self.stale.total_seconds() / 2))
+
+        def loop() -> None:
+            while not self._stop.wait(every):
+                try:
+                    self.requeue_unfinished()
+                except Exception:  # the database may be away for a moment; try again next round
+                    log.exception("re-queueing unfinished attempts failed")
+
+        self._sweeper = threading.Thread(target=loop, name="grading-sweeper", daemon=True)
+        self._sweeper.start()
 
     def submit(self, attempt_id: str) -> Future:
         return self._pool.submit(self.run, attempt_id)
@@ -220,6 +252,9 @@ class GradingQueue:
             self._pool.submit(warm, self.bank.questions)
 
     def shutdown(self) -> None:
+        self._stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join(timeout=5)
         self._pool.shutdown(wait=True, cancel_futures=False)
 
 

@@ -79,7 +79,8 @@ def api_attempt(attempt_id: str, session: SessionDep, user: CurrentUser) -> Any:
 
 @router.post("/attempts/{attempt_id}/regrade", response_model=AttemptPublic)
 async def api_regrade(attempt_id: str, session: SessionDep, settings: SettingsDep, queue: QueueDep, user: CurrentUser) -> Any:
-    attempt = mark_for_regrade(session, get_attempt(session, attempt_id, user=user), grader=settings.grader)
+    attempt = mark_for_regrade(session, get_attempt(session, attempt_id, user=user), grader=settings.grader,
+                               stale_seconds=settings.stale_grading_seconds)
     await run_in_threadpool(queue.submit_and_wait, attempt.id, settings.grading_wait_seconds)
     session.refresh(attempt)
     return attempt

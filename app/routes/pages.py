@@ -17,6 +17,7 @@ from app.feedback import build_feedback
 from app.grading.service import (
     create_attempt,
     get_attempt,
+    grading_stalled,
     list_attempts,
     mark_for_regrade,
     question_or_404,
@@ -99,7 +100,8 @@ def attempt_page(request: Request, attempt_id: str, bank: BankDep, session: Sess
 
 @router.post("/attempts/{attempt_id}/regrade", name="regrade")
 async def regrade(request: Request, attempt_id: str, bank: BankDep, session: SessionDep, settings: SettingsDep, queue: QueueDep, user: CurrentUser):
-    attempt = mark_for_regrade(session, get_attempt(session, attempt_id, user=user), grader=settings.grader)
+    attempt = mark_for_regrade(session, get_attempt(session, attempt_id, user=user), grader=settings.grader,
+                               stale_seconds=settings.stale_grading_seconds)
     await run_in_threadpool(queue.submit_and_wait, attempt.id, settings.grading_wait_seconds)
     if not is_htmx(request):
         return RedirectResponse(request.url_for("attempt", attempt_id=attempt.id), status_code=303)
@@ -154,6 +156,7 @@ def _feedback_fragment(request, session, bank, attempt, *, page: str = "pages/at
     ctx["recording"] = recording_view(recording_of_attempt(session, attempt))
     ctx["thread"] = list_thread(session, attempt.id)
     ctx["grading_for"] = _seconds_since(attempt.claimed_at) if working and attempt.claimed_at else 0
+    ctx["stalled"] = grading_stalled(attempt, request.app.state.settings.stale_grading_seconds)
     return render(request, page, {**ctx, **extra}, partial=partial, headers=headers, status_code=status_code)
 
 

@@ -32,6 +32,19 @@ STOPWORDS = frozenset(
 FILLERS = frozenset({"um", "uh", "erm", "er", "hmm", "mm", "uhm", "umm", "ah", "eh"})
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """Half of a UTF-16 pair ('\\ud800' from JSON) cannot be stored or encoded as UTF-8; it
+    becomes U+FFFD, one character for one, so offsets into the text stay valid.
+
+    >>> replace_lone_surrogates("a \\ud800 b") == "a \\ufffd b"
+    True
+    """
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def normalize(text: str) -> str:
     """Lower-case, unify dashes/quotes/unicode forms and collapse white space.
 
