@@ -112,6 +112,12 @@ class Settings(BaseSettings):
             raise ValueError("COACH_SECRET_KEY must be set to a random value in group mode")
         return self
 
+    @field_validator("openai_base_url", "openai_api_key", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        # docker compose passes `${VAR:-}` as an empty string: that means "not set", not the URL "".
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("openai_temperature", mode="before")
     @classmethod
     def _none_temperature(cls, value: object) -> object:

@@ -3,7 +3,8 @@ and the interviewer's replies (see app/grading/interviewer.py for who writes the
 
 A turn goes asked -> answered -> replied. Answering is an atomic UPDATE from 'asked', so a
 double submit stores one answer. The reply is written off the request path, on the grading
-pool; a reply job that died with its process is re-queued at start-up like an attempt.
+pool; a reply job that died with its process is re-queued like an attempt. A turn answered while
+its attempt is being regraded waits for the new grade.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def reply_to_turn(engine: Engine, bank: Bank, interviewer: Interviewer, attempt_
         attempt = session.get(Attempt, attempt_id)
         if turn is None or turn.status != ANSWERED or attempt is None:
             return
+        if attempt.status in (AttemptStatus.pending, AttemptStatus.grading):
+            return  # being regraded: the reply is queued again once the new grade is stored
         question = bank.get(attempt.question_id)
         push = None
         if question is not None and attempt.status == AttemptStatus.graded and attempt.result:
@@ -109,6 +112,12 @@ def reply_to_turn(engine: Engine, bank: Bank, interviewer: Interviewer, attempt_
             session.commit()
         except IntegrityError:  # another process replied first
             session.rollback()
+
+
+def answered_positions(session: Session, attempt_id: str) -> list[int]:
+    """Turns of the attempt answered and still waiting for the interviewer."""
+    query = select(FollowUpTurn.position).where(FollowUpTurn.attempt_id == attempt_id, FollowUpTurn.status == ANSWERED)
+    return list(session.exec(query).all())
 
 
 def stale_answered_turns(session: Session, *, older_than) -> list[tuple[str, int]]:

@@ -26,6 +26,7 @@ from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, Miscon
 from app.grading.hybrid import HybridGrader
 from app.grading.interviewer import MAX_TURNS
 from app.grading.llm import FALLBACK_GRADER, LLMClient, LLMGrader, score_states
+from app.grading.quotes import locate_quote
 from app.main import create_app
 from app.models import Attempt, AttemptStatus, FollowUpTurn
 from tests.fake_openai import FakeOpenAI, drop, interviewer_reply, raw, reply, request_parts, slow, status, verdict
@@ -124,6 +125,25 @@ def test_quotes_are_verified_and_mapped_to_offsets(fake, grader, question):
     assert cps["nccl-interconnect"].state == "partial"
     assert [m.id for m in result.misconceptions] == ["naive-traffic"], "a misconception with an invented quote is dropped"
     assert sum("quote for point" in n for n in result.notes) == 3
+
+
+def test_elided_quotes_of_single_words_or_spanning_the_answer_prove_nothing(fake, grader, question):
+    dodge = "Honestly I am not sure what this is. I never used it and I would have to look it up."
+    fake.then(reply(lambda body: verdict(body, {c.id: "covered" for c in question.checkpoints},
+                                         quotes={c.id: "I … it" for c in question.checkpoints})))
+    result = HybridGrader(grader, llm_grader(fake, grader)).grade(question, dodge)
+    assert result.score == 0 and set(result.states().values()) == {"missed"}, "one-word pieces are no quote"
+    long = ANSWER + " " + " ".join(["filler words here"] * 20) + " the end of it all"
+    assert locate_quote(long, "Every GPU contributes ... the end of it all") is None  # '...' skipping 60 words
+    assert locate_quote(long, "Every GPU contributes a tensor") is not None
+
+
+def test_a_quote_that_trips_the_checks_falls_back_instead_of_failing(fake, grader, question):
+    odd = 'All-reduce sums … "\u3000" … the total'
+    fake.then(reply(lambda body: verdict(body, {c.id: "covered" for c in question.checkpoints},
+                                         quotes={c.id: odd for c in question.checkpoints})))
+    result = llm_grader(fake, grader).grade(question, ANSWER)
+    assert result.grader in ("llm", FALLBACK_GRADER)  # never an exception that fails the attempt
 
 
 def test_score_comes_from_the_checked_states_not_the_models_claim(fake, grader, question):
@@ -431,6 +451,14 @@ def test_settings_refuse_llm_without_an_endpoint(monkeypatch):
     with pytest.raises(ValueError, match="COACH_OPENAI_BASE_URL"):
         Settings(grader="llm", _env_file=None)
     assert Settings(grader="hybrid", openai_base_url="http://localhost:11434/v1", _env_file=None).openai_api_key is None
+    # docker compose hands over `${COACH_OPENAI_BASE_URL:-}` as an empty string: OpenAI's own URL, not ''
+    monkeypatch.setenv("COACH_OPENAI_BASE_URL", "")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    settings = Settings(grader="llm", _env_file=None)
+    assert settings.openai_base_url is None and settings.openai_api_key.get_secret_value() == "sk-test"
+    monkeypatch.setenv("OPENAI_API_KEY", " ")
+    with pytest.raises(ValueError, match="need an endpoint"):
+        Settings(grader="llm", _env_file=None)
 
 
 # --- the follow-up thread ------------------------------------------------------------------------
@@ -522,6 +550,24 @@ def test_regrade_keeps_an_answered_thread(fake, database_url):
         client.post(f"/attempts/{attempt_id}/regrade", headers=HX)
         after = [(t.position, t.question_text, t.answer_text) for t in _thread(client.app_state.engine, attempt_id)]
         assert after == before
+
+
+def test_followup_answered_during_a_regrade_gets_its_reply_after_the_grade(fake, database_url):
+    with web(fake, database_url, grading_wait_seconds=0.2, openai_timeout_seconds=5) as client:
+        engine = client.app_state.engine
+        attempt_id, _ = _submit(client)
+        fake.then(slow(1.5))  # the regrade takes a while
+        assert client.post(f"/api/attempts/{attempt_id}/regrade").json()["status"] in ("pending", "grading")
+        client.post(f"/attempts/{attempt_id}/thread/0", data={"answer": "Because of the ring."}, headers=HX)
+        assert _thread(engine, attempt_id)[0].status == "answered", "waits for the new grade, not ended"
+
+        def replied():
+            first = _thread(engine, attempt_id)[0]
+            return first.status == "replied" and first
+
+        first = wait_for(replied)
+        assert first and first.reply_text == "LLM reaction: good start, but say more."
+        assert client.get(f"/api/attempts/{attempt_id}").json()["status"] == "graded"
 
 
 def test_followup_migration_up_and_down(tmp_path: Path):

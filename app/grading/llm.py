@@ -424,4 +424,8 @@ class LLMGrader:
             name="interview_grade",
             check=_check_complete(question),
         )
-        return verify_verdict(question, answer, verdict)
+        try:
+            return verify_verdict(question, answer, verdict)
+        except Exception as err:  # a reply odd enough to trip the checks is a failed reply, not a failed attempt
+            log.exception("checking the LLM's verdict on %s failed", question.id)
+            raise LLMUnavailable(f"the LLM's reply could not be checked ({type(err).__name__})") from err

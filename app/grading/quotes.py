@@ -20,8 +20,12 @@ _WORD = re.compile(r"\w+")
 # Characters models like to wrap a quote in; they are not part of what the answer says.
 _WRAPPING = " \t\n\"'“”‘’«»`.,;:…"
 
-# A quote of one word ("GPU") is found in almost any answer and proves nothing.
+# A quote of one word ("GPU") is found in almost any answer and proves nothing; nor does an
+# elided quote whose pieces are single words ("I … it"). Each piece needs this many words.
 MIN_QUOTE_WORDS = 2
+# What the "..." of an elided quote may skip, in words: it stands for a few words left out, not
+# for half of the answer.
+MAX_ELIDED_WORDS = 40
 
 
 def _fold_char(ch: str) -> str:
@@ -73,17 +77,21 @@ def locate_quote(answer: str, quote: str, *, normalize: Callable[[str], tuple[st
     (0, 44)
     >>> locate_quote(answer, "every GPU gets the sum") is None
     True
+    >>> locate_quote("Honestly I am not sure what this is, I never used it.", "I … it") is None  # single words prove nothing
+    True
     """
     pieces = [p.strip(_WRAPPING) for p in _ELISION.split(quote.strip(_WRAPPING))]
-    pieces = [p for p in pieces if p]
-    if sum(len(_WORD.findall(p)) for p in pieces) < MIN_QUOTE_WORDS:
+    needles = [normalize(p)[0].strip() for p in pieces]
+    needles = [n for n in needles if n]  # a piece of only spaces or wrapping marks says nothing
+    if not needles or any(len(_WORD.findall(n)) < MIN_QUOTE_WORDS for n in needles):
         return None
     hay, origin = normalize(answer)
     pos, start, end = 0, None, None
-    for piece in pieces:
-        needle = normalize(piece)[0]
+    for needle in needles:
         at = _find_words(hay, needle, pos)
         if at < 0:
+            return None
+        if start is not None and len(_WORD.findall(hay[pos:at])) > MAX_ELIDED_WORDS:
             return None
         start = origin[at] if start is None else start
         end = origin[at + len(needle) - 1] + 1

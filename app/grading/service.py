@@ -25,7 +25,7 @@ from app.grading.base import Grader
 from app.grading.interviewer import AuthoredInterviewer, Interviewer
 from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, utcnow
 from app.scoring.text import replace_lone_surrogates
-from app.thread import reply_to_turn, stale_answered_turns, start_thread
+from app.thread import answered_positions, reply_to_turn, stale_answered_turns, start_thread
 from app.voice.service import claim_recording
 
 log = logging.getLogger(__name__)
@@ -209,6 +209,11 @@ class GradingQueue:
                 session.rollback()
                 log.exception("storing the grade of attempt %s failed", attempt_id)
                 self._mark_failed(attempt_id, f"could not store the grade: {type(err).__name__}")
+                return
+            waiting = answered_positions(session, attempt_id)
+        # Follow-ups answered while this grade was being made wait for it; reply to them now.
+        for position in waiting:
+            self.submit_reply(attempt_id, position)
 
     def _mark_failed(self, attempt_id: str, message: str) -> None:
         with self.engine.begin() as conn:
