@@ -256,11 +256,13 @@ def evaluate(
 @db_app.command("upgrade")
 def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")] = "head") -> None:
     """Apply database migrations (SQLite or PostgreSQL from DATABASE_URL)."""
-    from app.db import make_engine, upgrade_database
+    from app.db import current_revision, make_engine, upgrade_database
 
     settings = _settings(grader="offline", mode="personal")
-    upgrade_database(make_engine(settings.database_url), revision)
-    typer.echo(f"database at {revision}: {settings.database_url.split('@')[-1]}")
+    engine = make_engine(settings.database_url)
+    upgrade_database(engine, revision)
+    at = current_revision(engine)
+    typer.echo(f"database at {at}: {settings.database_url.split('@')[-1]}" + (f" (asked for {revision}; upgrade never goes back)" if revision not in ("head", at) else ""))
 
 
 if __name__ == "__main__":

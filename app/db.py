@@ -72,6 +72,14 @@ def upgrade_database(engine: Engine, revision: str = "head") -> None:
         command.upgrade(cfg, revision)
 
 
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (None: none applied)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
 def iter_session(engine: Engine) -> Iterator[Session]:
     with Session(engine, expire_on_commit=False) as session:
         yield session

@@ -21,7 +21,9 @@ from app.grading.interviewer import AuthoredInterviewer, LLMInterviewer
 from app.grading.llm import LLMClient, LLMGrader
 from app.grading.offline import OfflineGrader
 from app.grading.service import GradingQueue
+from app.limits import BodyLimit
 from app.routes import api, pages, voice
+from app.voice.audio import too_large_message
 from app.voice.service import build_voice
 from app.web import STATIC_DIR, is_htmx, make_templates
 
@@ -84,6 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.templates = make_templates()
+    # Audio uploads may be as large as a recording is allowed to be (plus the form around it);
+    # every other body (answers of at most max_answer_chars, forms) is small.
+    audio_limit = (settings.max_audio_bytes + 256_000, too_large_message(settings.max_audio_bytes))
+    other_bytes = max(2_000_000, settings.max_answer_chars * 12)
+    other_limit = (other_bytes, f"The request is larger than the {other_bytes / 1e6:.3g} MB this page accepts.")
+    app.add_middleware(BodyLimit, limit_for=lambda path: audio_limit if path == "/api/transcriptions" else other_limit)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)

@@ -15,6 +15,7 @@ def test_list_and_read_questions(client):
     q = client.get("/api/questions/allreduce-deep-dive").json()
     assert q["checkpoints"][0]["id"] == "allreduce-semantics"
     assert client.get("/api/questions?topic=distributed-training").json()
+    assert len(client.get("/api/questions?topic=").json()) == len(res.json()), "an empty topic is no filter"
     assert client.get("/api/questions/nope").status_code == 404
 
 

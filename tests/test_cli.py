@@ -67,6 +67,9 @@ def test_db_upgrade_creates_schema(tmp_path: Path):
     res = _run(["db", "upgrade"], DATABASE_URL=url)
     assert res.exit_code == 0, res.output
     assert {"attempt", "user", "alembic_version"} <= set(inspect(create_engine(url)).get_table_names())
+    head = res.output.split()[2].rstrip(":")
+    res = _run(["db", "upgrade", "0001"], DATABASE_URL=url)  # upgrade never goes back, and says where it is
+    assert res.exit_code == 0 and f"database at {head}" in res.output and "never goes back" in res.output
 
 
 def test_console_script_is_installed():

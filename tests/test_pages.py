@@ -73,6 +73,8 @@ def test_submit_without_javascript_redirects_to_attempt(client):
     assert page.status_code == 200 and "Permanent link" in page.text
     history = client.get("/history").text
     assert f"/attempts/{attempt}" in history
+    beyond = client.get("/history?page=50").text
+    assert "past the end" in beyond and "No attempts yet" not in beyond
 
 
 def test_empty_and_huge_answers_keep_the_text(client):

@@ -314,6 +314,24 @@ def test_too_large_upload_is_refused(endpoint_app, answer_wav):
     assert r.status_code == 413 and "larger than the 0.2 MB limit" in r.json()["detail"]
 
 
+def test_far_too_large_upload_is_refused_before_it_is_read(endpoint_app, fake):
+    big = b"\0" * 2_000_000  # ten times the 0.2 MB limit
+    r = upload(endpoint_app, big)
+    assert r.status_code == 413 and "larger than the" in r.json()["detail"]
+
+    def chunks():  # no Content-Length: counted as it arrives
+        yield b"--x\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"a.wav\"\r\nContent-Type: audio/wav\r\n\r\n"
+        for _ in range(40):
+            yield b"\0" * 64_000
+
+    r = endpoint_app.post("/api/transcriptions", content=chunks(), headers={"Content-Type": "multipart/form-data; boundary=x"})
+    assert r.status_code == 413 and "larger than the" in r.json()["detail"]
+    assert fake.requests == []
+    # Other pages take small bodies only.
+    r = endpoint_app.post(f"/questions/{QUESTION}/attempts", data={"answer": "x" * 3_000_000})
+    assert r.status_code == 413
+
+
 def test_too_long_recording_is_refused(endpoint_app, tmp_path, short_wav):
     # Silence compresses well: 12 s of Opus is small, so only the duration limit can catch it.
     long_wav = speech_wav(tmp_path / "long.wav", "NVLink.", lead_seconds=12)
@@ -357,6 +375,14 @@ def test_spoken_answer_keeps_recording_for_replay_and_delete(endpoint_app, short
 
     played = endpoint_app.get(f"/recordings/{rec['recording_id']}/audio")
     assert played.status_code == 200 and played.content == audio and played.headers["content-type"].startswith("audio/wav")
+    assert played.headers["accept-ranges"] == "bytes"
+    # The player seeks with Range requests: a 206 with just those bytes.
+    part = endpoint_app.get(f"/recordings/{rec['recording_id']}/audio", headers={"Range": "bytes=10-19"})
+    assert part.status_code == 206 and part.content == audio[10:20] and part.headers["content-range"] == f"bytes 10-19/{len(audio)}"
+    tail = endpoint_app.get(f"/recordings/{rec['recording_id']}/audio", headers={"Range": "bytes=-5"})
+    assert tail.status_code == 206 and tail.content == audio[-5:]
+    beyond = endpoint_app.get(f"/recordings/{rec['recording_id']}/audio", headers={"Range": f"bytes={len(audio)}-"})
+    assert beyond.status_code == 416 and beyond.headers["content-range"] == f"bytes */{len(audio)}"
     page = endpoint_app.get(attempt_url).text
     assert re.search(f'<audio[^>]+src="[^"]*/recordings/{rec["recording_id"]}/audio"', page)
     assert '<mark class="filler">Um</mark>' in page and 'data-figure="wpm"' in page

@@ -40,7 +40,7 @@ def api_questions(bank: BankDep, topic: str | None = None) -> Any:
     return [
         QuestionSummary(id=q.id, title=q.title, topic=q.topic, difficulty=q.difficulty, tags=q.tags, checkpoints=len(q.checkpoints))
         for q in bank.questions
-        if topic in (None, q.topic)
+        if not topic or topic == q.topic  # '?topic=' is no filter, as on the home page
     ]
 
 

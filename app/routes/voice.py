@@ -56,13 +56,45 @@ async def api_transcribe(
     return transcription_json(recording)
 
 
+_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+
+
+def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
+    """The one range ``(first, last)`` a Range header asks for; None for the whole body (no
+    header, several ranges, another unit); False when it cannot be satisfied.
+
+    >>> byte_range("bytes=100-199", 1000), byte_range("bytes=-100", 1000), byte_range("bytes=900-", 1000)
+    ((100, 199), (900, 999), (900, 999))
+    >>> byte_range("bytes=1000-", 1000), byte_range(None, 1000), byte_range("bytes=0-1,5-9", 1000)
+    (False, None, None)
+    """
+    m = _RANGE.fullmatch((header or "").strip())
+    if m is None or (not m.group(1) and not m.group(2)):
+        return None
+    if not m.group(1):  # the last N bytes
+        n = int(m.group(2))
+        return (max(0, size - n), size - 1) if n and size else False
+    first = int(m.group(1))
+    last = min(int(m.group(2)), size - 1) if m.group(2) else size - 1
+    return (first, last) if first <= last and first < size else False
+
+
 @router.get("/recordings/{recording_id}/audio", name="recording_audio", include_in_schema=False)
-def recording_audio(recording_id: str, session: SessionDep, user: CurrentUser) -> Response:
+def recording_audio(request: Request, recording_id: str, session: SessionDep, user: CurrentUser) -> Response:
     data, mime = read_audio(session, recording_id, user=user)
     # Only ever serve audio types: the stored type came from the browser, and must not make the
     # upload render as a page on this origin.
     safe = mime if re.fullmatch(r"audio/[a-z0-9.+-]+(;[ a-z0-9=.\-]*)?", (mime or "").lower()) else "application/octet-stream"
-    headers = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff", "Content-Disposition": "inline"}
+    headers = {"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff", "Content-Disposition": "inline",
+               "Accept-Ranges": "bytes"}
+    # Browsers seek in <audio> with Range requests; without 206 answers the player cannot seek.
+    wanted = byte_range(request.headers.get("range"), len(data))
+    if wanted is False:
+        return Response(status_code=416, headers={**headers, "Content-Range": f"bytes */{len(data)}"})
+    if wanted is not None:
+        first, last = wanted
+        return Response(data[first : last + 1], status_code=206, media_type=safe,
+                        headers={**headers, "Content-Range": f"bytes {first}-{last}/{len(data)}"})
     return Response(data, media_type=safe, headers=headers)
 
 

@@ -24,7 +24,11 @@ def check_size(data: bytes, *, max_bytes: int) -> None:
     if not data:
         raise AudioRejected("The recording is empty: nothing was captured. Check the microphone and record again.")
     if len(data) > max_bytes:
-        raise AudioRejected(f"The recording is larger than the {max_bytes / 1e6:.3g} MB limit. Record a shorter answer.", status=413)
+        raise AudioRejected(too_large_message(max_bytes), status=413)
+
+
+def too_large_message(max_bytes: int) -> str:
+    return f"The recording is larger than the {max_bytes / 1e6:.3g} MB limit. Record a shorter answer."
 
 
 def too_long(seconds: float, max_seconds: float) -> AudioRejected:

@@ -146,10 +146,16 @@ def pace_of(wpm: float | None, *, band: tuple[int, int] = WPM_BAND) -> str:
 
 
 def measure_delivery(text: str, words: Sequence[WordTiming], *, duration: float) -> Delivery:
-    """All delivery figures for one transcript. Without word timing, the whole recording counts as speech."""
+    """All delivery figures for one transcript. Without word timing, the whole recording counts as
+    speech; with no words at all, none of it does (a silent recording has no pace).
+
+    >>> d = measure_delivery("", [], duration=10.0)
+    >>> d.speaking_seconds, d.wpm, d.pace
+    (0.0, None, 'unknown')
+    """
     timed = bool(words)
-    spoken = speaking_time(words) if timed else duration
     n = count_words(text)
+    spoken = speaking_time(words) if timed else duration if n else 0.0
     wpm = words_per_minute(n, spoken)
     return Delivery(
         duration=duration,
