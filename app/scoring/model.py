@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.886, partial_weights=(-3.993, 7.135, 2.355, 1.278, -1.224, 1.122, 4.629, 0.0, 0.0, 2.713, 8.817), covered_bias=-7.975, covered_weights=(-10.099, 8.332, -1.002, 2.879, 0.198, 0.508, 4.519, 0.0, -1.046, 4.763, 11.15))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-8.013, partial_weights=(-3.681, 7.554, 2.666, 1.03, -1.308, 1.107, 4.637, 0.0, 0.0, 2.249, 9.215), covered_bias=-7.794, covered_weights=(-10.173, 8.484, -0.914, 3.001, 0.247, 0.43, 4.452, 0.0, -1.092, 4.542, 11.078))

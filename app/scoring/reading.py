@@ -47,8 +47,24 @@ _RETRACTS_PREVIOUS = re.compile(
     r"let me (?:correct|rephrase) (?:that|myself)|ignore what i (?:just )?said|that was wrong)\b",
     re.I,
 )
+# A sentence that asks: it opens with an interrogative or an auxiliary verb and ends with '?'.
+_ASKS = re.compile(
+    r"\s*(?:(?:so|and|but|then|ok(?:ay)?|um+|uh+)[\s,]+)*(?:do|does|did|is|are|was|were|can|could|should|would|will|shall|"
+    r"may|might|must|have|has|had|isn'?t|aren'?t|doesn'?t|don'?t|didn'?t|wouldn'?t|shouldn'?t|can'?t|"
+    r"what|why|how|which|when|where|who|whom|whose)\b",
+    re.I,
+)
+# A clause that is nothing but a 'no' ('Hmm, no.', 'Well, not really.', 'I'm thinking of reduce.'):
+# the speaker takes back what they just said.
+_BARE_RETRACTION = re.compile(
+    r"(?:(?:hmm+|um+|uh+|well|eh|er|oh|ah|actually|wait)[\s,.]*)*"
+    r"(?:no+|nope|not (?:really|quite|exactly|right|true)|that'?s not (?:it|right|quite (?:it|right))|"
+    r"i(?:'m| am) (?:thinking of|confusing (?:it|that|this) with) [\w\s/-]+)[\s.!]*",
+    re.I,
+)
 # Contrast: what follows is what the answer rejects ('memory traffic rather than FLOPs').
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*", re.I)
+# ', not Y' after a claim sets Y against it: 'on every GPU, not just on one root GPU'.
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*", re.I)
 
 _IGNORANCE = re.compile(
     r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
@@ -89,7 +105,10 @@ TALKS_TO_GRADER = re.compile(
     r"(?:give|award|assign) (?:me|this(?: answer)?|it|the answer) (?:full|all|100|a (?:perfect|full|high)|the (?:maximum|max|highest))|"
     r"score (?:of )?100|100 ?/ ?100|system prompt|new instructions?|you (?:are|must|should|will) (?:now )?(?:grade|mark|score|act|give)|"
     r"(?:all|every|each) (?:the |of the )?checkpoints?\b.{0,30}\bcovered\b|checkpoints?\b.{0,20}[\"'\u201c]covered|"
-    r"(?:no|zero) misconceptions|please comply|(?:correct|expected|required) output (?:is|should))",
+    r"(?:no|zero) misconceptions|please comply|(?:correct|expected|required) output (?:is|should)|"
+    r"treat (?:this|my|the) (?:answer|response|text) as|as covering (?:all|every|each|the remaining)|"
+    r"(?:interviewer|examiner|assessor|reviewer) (?:has |had )?(?:already )?(?:agreed|confirmed|accepted)|"
+    r"(?:remaining|other) (?:points|topics|checkpoints) (?:were|are|as) (?:already )?(?:covered|done|correct))",
     re.I,
 )
 
@@ -108,11 +127,12 @@ class Clause:
     instruction: bool = False  # talks to the grader
     hedged: bool = False  # 'I think it's something like ...'
     reported: bool = False  # 'people often say ...': someone else's view, not the speaker's claim
+    question: bool = False  # 'Does TP split each layer?': asks, does not answer
 
     @property
     def usable(self) -> bool:
         """Whether the clause can earn credit or assert a misconception."""
-        return not (self.ignorance or self.retracted or self.instruction)
+        return not (self.ignorance or self.retracted or self.instruction or self.question)
 
 
 def _spans(text: str, pattern: re.Pattern, start: int, end: int) -> list[tuple[int, int]]:
@@ -152,6 +172,8 @@ def read_answer(answer: str) -> list[Clause]:
     """
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
+        asks = answer[s1 : s1 + 1] == "?" and bool(_ASKS.match(answer, s0, s1))
+        first_of_sentence = len(clauses)
         pieces = _spans(answer, _CORRECTION, s0, s1)
         corrected = [False] * len(pieces)
         for i in range(len(pieces) - 1):
@@ -181,10 +203,12 @@ def read_answer(answer: str) -> list[Clause]:
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
             if retracted and len(clauses) > first_new:
                 clauses[-1] = _replace(clauses[-1], retracted=True)
+        if asks:  # a question put to the interviewer answers nothing, whatever terms it names
+            clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
-        if i and _RETRACTS_PREVIOUS.search(c.text):
+        if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
             clauses[i - 1] = _replace(clauses[i - 1], retracted=True)
     return clauses
 
