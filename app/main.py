@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -25,7 +25,7 @@ from app.limits import BodyLimit
 from app.routes import api, pages, voice
 from app.voice.audio import too_large_message
 from app.voice.service import build_voice
-from app.web import STATIC_DIR, is_htmx, make_templates
+from app.web import STATIC_DIR, VARY, is_htmx, make_templates
 
 log = logging.getLogger("app")
 
@@ -83,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description="Practice interview questions and get rubric feedback. JSON API under /api.",
         lifespan=lifespan,
+        docs_url=None,  # served below from a local copy of Swagger UI: FastAPI's own page loads it from a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.templates = make_templates()
@@ -93,11 +95,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     other_limit = (other_bytes, f"The request is larger than the {other_bytes / 1e6:.3g} MB this page accepts.")
     app.add_middleware(BodyLimit, limit_for=lambda path: audio_limit if path == "/api/transcriptions" else other_limit)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    _install_api_docs(app)
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(voice.router)
     _install_error_handlers(app)
     return app
+
+
+def _install_api_docs(app: FastAPI) -> None:
+    """Interactive API docs at /docs, working offline (Swagger UI from the swagger-ui-bundle package)."""
+    import swagger_ui_bundle
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url, title=f"{app.title} API",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js", swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )
 
 
 def _wants_json(request: Request) -> bool:
@@ -112,7 +131,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         name = "partials/_error.html" if is_htmx(request) else "pages/error.html"
         ctx = {"request": request, "title": title, "message": message, "status": status, "bank_issues": []}
         # htmx swaps only 2xx by default; errors are meant to be seen, so ask it to swap them too.
-        return templates.TemplateResponse(request, name, ctx, status_code=status, headers={"HX-Reswap": "innerHTML"})
+        return templates.TemplateResponse(request, name, ctx, status_code=status, headers={"HX-Reswap": "innerHTML", **VARY})
 
     @app.exception_handler(CoachError)
     async def _coach_error(request: Request, exc: CoachError):

@@ -41,8 +41,18 @@ def format_duration(seconds: float | None) -> str:
 
 
 def is_htmx(request: Request) -> bool:
-    # A boosted navigation wants the whole page; a targeted request wants the fragment.
-    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+    # A boosted navigation wants the whole page; a targeted request wants the fragment. So does a
+    # history restore (back/forward after htmx's cache missed): it sends HX-Request too.
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-Boosted") != "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+# One URL serves the page and its fragment: caches (the browser's back/forward among them) must
+# keep them apart.
+VARY = {"Vary": "HX-Request, HX-History-Restore-Request"}
 
 
 def render(
@@ -58,5 +68,5 @@ def render(
     templates: Jinja2Templates = request.app.state.templates
     name = partial if partial and is_htmx(request) else page
     ctx = {"request": request, "bank_issues": request.app.state.bank.issues, **context}
-    return templates.TemplateResponse(request, name, ctx, status_code=status_code, headers=headers)
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code, headers={**VARY, **(headers or {})})
 

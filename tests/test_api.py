@@ -71,7 +71,11 @@ def test_regrade_keeps_the_attempt(client):
 def test_openapi_docs_are_served(client):
     spec = client.get("/openapi.json").json()
     assert "/api/attempts" in spec["paths"]
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/docs-assets/swagger-ui-bundle.js" in docs.text
+    assert "cdn" not in docs.text.lower(), "the docs page must work offline"
+    assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/docs-assets/swagger-ui.css").status_code == 200
 
 
 def test_health(client):

@@ -34,6 +34,10 @@ def test_htmx_contract(client, url, marker, full_only):
         assert full_only in full.text
     boosted = client.get(url, headers={"HX-Request": "true", "HX-Boosted": "true"})
     assert "<html" in boosted.text
+    # Back/forward after htmx's history cache missed: the whole page, never a bare fragment.
+    restore = client.get(url, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert "<html" in restore.text
+    assert "HX-Request" in full.headers["vary"] and "HX-Request" in frag.headers["vary"]  # caches keep them apart
 
 
 def test_home_lists_questions_by_topic_and_filters(client):
