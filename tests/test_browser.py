@@ -106,3 +106,33 @@ def test_draft_typed_just_before_submitting_does_not_come_back(page):
     page.wait_for_timeout(600)  # past the draft save's delay
     page.reload()
     expect(box).to_have_value("")
+
+
+def test_back_after_a_search_shows_the_whole_page(page):
+    page.goto(page.base + "/")
+    search = page.get_by_role("searchbox")
+    for q in ("pip", "pipe", "pipeline"):
+        search.fill(q)
+        page.wait_for_timeout(400)
+    expect(page.locator("#question-list")).to_contain_text("Tensor")
+    assert "q=pipeline" in page.url
+    assert page.evaluate("history.length") <= 2, "typing replaces the URL instead of piling up history"
+    page.locator('#question-list a[href$="/questions/tensor-vs-pipeline-parallelism"]').click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("ipeline")
+    page.go_back()
+    expect(page.get_by_role("searchbox")).to_have_value("pipeline")
+    expect(page.locator("header nav")).to_be_visible()
+    expect(page.locator("#question-list")).to_contain_text("Tensor")
+
+
+def test_after_submitting_focus_is_on_the_feedback_and_the_clock_stops(page):
+    page.goto(page.base + "/questions/allreduce-deep-dive")
+    page.locator("#answer").fill("All-reduce leaves the sum of every GPU's tensor on every GPU.")
+    page.get_by_role("button", name="Get feedback").click()
+    feedback = page.locator("#feedback .feedback[data-status=graded]")
+    expect(feedback).to_be_visible(timeout=60_000)
+    expect(feedback).to_be_focused()
+    shown = page.locator("#timer").inner_text()
+    page.wait_for_timeout(1500)
+    assert page.locator("#timer").inner_text() == shown, "the clock stopped with the answer"
+    assert page.locator("#timer").get_attribute("aria-live") == "off"

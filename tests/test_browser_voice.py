@@ -62,8 +62,10 @@ def test_record_transcribe_edit_and_submit(launch, tmp_path):
     page.wait_for_function("document.getElementById('record-level').value > 0.01")  # the meter hears the speech
     expect(page.locator("#record-timer")).to_have_text(re.compile(r"0:0[6-9]"), timeout=12_000)
     stop.click()
+    expect(page.get_by_role("button", name="Get feedback")).to_be_disabled()  # not while the take is transcribed
 
     expect(box).to_have_value(re.compile(r"nv ?link", re.I), timeout=60_000)
+    expect(page.get_by_role("button", name="Get feedback")).to_be_enabled()
     expect(page.locator("#voice-status")).to_contain_text("Transcript ready")
     expect(page.locator("#voice-delivery")).to_contain_text("wpm")
     expect(page.locator("#record-playback")).to_be_visible()
@@ -90,6 +92,34 @@ def test_record_transcribe_edit_and_submit(launch, tmp_path):
     recording.get_by_role("button", name="Delete recording").click()
     expect(page.locator("#recording")).to_contain_text("audio is not kept")
     expect(page.locator("#recording audio")).to_have_count(0)
+
+
+def test_a_new_take_replaces_the_earlier_one_and_undo_brings_edits_back(launch, tmp_path):
+    require_espeak()
+    wav = speech_wav(tmp_path / "mic.wav", "Pipeline parallelism passes activations between stages.")
+    page = launch(FAKE_MIC + [f"--use-file-for-fake-audio-capture={wav}"])  # looping: every take hears it
+    page.goto(page.base + "/questions/tensor-vs-pipeline-parallelism")
+    box = page.locator("textarea[name=answer]")
+    box.fill("Typed intro.")
+
+    def take():
+        page.get_by_role("button", name=re.compile("Record answer|Re-record")).click()
+        expect(page.locator("#voice[data-state=recording]")).to_be_visible()
+        expect(page.locator("#record-timer")).to_have_text(re.compile(r"0:0[3-9]"), timeout=12_000)
+        page.get_by_role("button", name="Stop").click()
+        expect(page.locator("#voice[data-state=done]")).to_be_visible(timeout=60_000)
+
+    take()
+    first = box.input_value()
+    assert first.startswith("Typed intro.\n\n") and re.search("activations", first, re.I)
+    box.fill(first + " EDITED BY HAND")
+    take()
+    second = box.input_value()
+    assert second.startswith("Typed intro.\n\n") and "EDITED BY HAND" not in second
+    assert len(re.findall("activations", second, re.I)) <= len(re.findall("activations", first, re.I)), "one take, not two"
+    expect(page.locator("#voice-status")).to_contain_text("Undo")
+    page.get_by_role("button", name=re.compile("^Undo")).click()
+    expect(box).to_have_value(first + " EDITED BY HAND")
 
 
 def test_refused_microphone_is_explained(launch):

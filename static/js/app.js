@@ -45,19 +45,27 @@
     });
   }
 
-  // Time spent answering (from first keystroke or timer start) and an optional countdown.
+  // Time spent answering (from first keystroke or timer start) and an optional countdown. The
+  // clock is silent for screen readers; only "30 seconds left" and "Time's up" are announced.
+  // It stops when an answer is stored, and starts afresh with the next keystroke.
   function setupTimer(form) {
     const output = document.getElementById("timer");
+    const alert = document.getElementById("timer-alert");
     const enabled = document.getElementById("timer-enabled");
     const minutes = document.getElementById("timer-minutes");
     const duration = document.getElementById("duration_seconds");
     const box = form.querySelector("textarea[name=answer]");
     let started = null;
     let tick = null;
+    let announced = "";
     function fmt(s) { s = Math.max(0, Math.round(s)); return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); }
+    function announce(text) {
+      if (alert && announced !== text) { announced = text; alert.textContent = text; }
+    }
     function start() {
       if (started) return;
       started = Date.now();
+      announced = "";
       tick = setInterval(render, 250);
       render();
     }
@@ -69,20 +77,49 @@
         output.textContent = left >= 0 ? fmt(left) + " left" : "Time's up (+" + fmt(-left) + ")";
         output.classList.toggle("over", left < 0);
         output.classList.toggle("low", left >= 0 && left < 30);
+        if (left < 0) announce("Time's up.");
+        else if (left < 30) announce("30 seconds left.");
       } else {
         output.textContent = fmt(elapsed);
       }
     }
+    function stop() {
+      clearInterval(tick);
+      tick = null;
+      started = null;
+      box.addEventListener("input", start, { once: true });
+    }
     box.addEventListener("input", start, { once: true });
     if (enabled) enabled.addEventListener("change", function () { start(); });
     form.addEventListener("submit", function () { if (started) render(); });
-    form.addEventListener("htmx:beforeRequest", function () { if (started) render(); });
+    form.addEventListener("htmx:beforeRequest", function (ev) { if (ev.detail.elt === form && started) render(); });
+    form.addEventListener("htmx:afterRequest", function (ev) { if (ev.detail.elt === form && ev.detail.successful && started) stop(); });
+  }
+
+  // Keyboard and screen-reader users land on what just arrived: the feedback once it is
+  // graded (or failed), the next follow-up question's answer box after a reply.
+  function setupFocus() {
+    document.body.addEventListener("htmx:afterSettle", function (ev) {
+      const feedback = document.querySelector("#feedback .feedback");
+      if (feedback && !feedback.dataset.focused && ["graded", "failed"].indexOf(feedback.dataset.status) >= 0
+          && document.getElementById("answer-form")) {
+        feedback.dataset.focused = "1";
+        feedback.setAttribute("tabindex", "-1");
+        feedback.focus();
+      }
+      const target = ev.detail.target;
+      if (target && target.id && target.id.indexOf("thread-") === 0) {
+        const next = document.querySelector("[id^=thread-] .turn-form textarea");
+        if (next) next.focus();
+      }
+    });
   }
 
   function init() {
     configureHtmx();
     const form = document.getElementById("answer-form");
     if (form) { setupDraft(form); setupTimer(form); }
+    setupFocus();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -56,6 +56,9 @@
     const maxBytes = Number(panel.dataset.maxBytes || 25e6);
     let stream = null, recorder = null, chunks = [], audioCtx = null, raf = 0, tick = 0, startedAt = 0;
     let blob = null, lastTranscript = null, xhr = null;
+    // The text before the first take (typed by hand) stays; a new take replaces the previous one.
+    let typedBefore = null, undoText = null;
+    const submitBtn = form.querySelector("button[type=submit]"), undoBtn = $("record-undo");
 
     panel.hidden = false;
 
@@ -77,7 +80,16 @@
       playback.hidden = !(blob && state !== "recording");
       progress.hidden = state !== "uploading";
       panel.dataset.state = state;
+      // No sending the answer while its spoken part is still being recorded or transcribed.
+      if (submitBtn) submitBtn.disabled = state === "recording" || state === "uploading";
     }
+
+    form.addEventListener("htmx:confirm", function (ev) {
+      if (ev.detail.elt === form && (panel.dataset.state === "recording" || panel.dataset.state === "uploading")) {
+        ev.preventDefault();
+        say("Wait for the transcript before sending the answer.", true);
+      }
+    });
 
     if (!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder)) {
       say(window.isSecureContext === false
@@ -119,7 +131,7 @@
         stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
       } catch (err) {
         say(micMessage(err), true);
-        show(blob ? "failed" : "idle");
+        show(recordingId.value ? "done" : blob ? "failed" : "idle");  // a take already transcribed stays usable
         return;
       }
       const type = TYPES.find(function (t) { return MediaRecorder.isTypeSupported(t); }) || "";
@@ -192,29 +204,48 @@
 
     function useTranscript(body) {
       const text = (body.transcript || "").trim();
-      // Replace the previous transcript (or an empty box); keep anything the user typed by hand.
-      if (!box.value.trim() || box.value === lastTranscript) box.value = text;
-      else box.value = box.value.replace(/\s+$/, "") + "\n\n" + text;
+      if (!text) {  // a silent take changes nothing in the box
+        show("done");
+        say("No speech was recognised. Press Re-record and speak closer to the microphone, or type.", true);
+        return;
+      }
+      // The first take goes after anything typed by hand; a later take replaces the earlier one
+      // (edits included: Undo brings them back).
+      if (typedBefore === null) typedBefore = box.value.trim();
+      const replaced = lastTranscript !== null && box.value !== lastTranscript ? box.value : null;
+      box.value = typedBefore ? typedBefore + "\n\n" + text : text;
       lastTranscript = box.value;
+      undoText = replaced;
+      if (undoBtn) undoBtn.hidden = replaced === null;
       recordingId.value = body.recording_id || "";
       box.dispatchEvent(new Event("input", { bubbles: true }));  // saves the draft, starts the clock
       if (body.delivery) { delivery.textContent = describeDelivery(body.delivery); delivery.hidden = false; }
       show("done");
-      if (text) {
-        say("Transcript ready below. Fix anything misheard, then press Get feedback.");
-        box.focus();
-      } else {
-        say("No speech was recognised. Press Re-record and speak closer to the microphone, or type.", true);
-      }
+      say(replaced !== null
+        ? "The new take replaced the earlier one and your edits to it (Undo brings them back). Fix anything misheard, then press Get feedback."
+        : "Transcript ready below. Fix anything misheard, then press Get feedback.");
+      box.focus();
     }
 
+    if (undoBtn) undoBtn.addEventListener("click", function () {
+      if (undoText === null) return;
+      box.value = undoText;
+      undoText = null;
+      undoBtn.hidden = true;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+      say("The earlier text is back in the answer box.");
+      box.focus();
+    });
     startBtn.addEventListener("click", begin);
     againBtn.addEventListener("click", begin);
     stopBtn.addEventListener("click", stop);
     retryBtn.addEventListener("click", upload);
     // Once the answer is stored the recording belongs to that attempt; a new submit starts fresh.
     form.addEventListener("htmx:afterRequest", function (ev) {
-      if (ev.detail.elt === form && ev.detail.successful) { recordingId.value = ""; lastTranscript = null; }
+      if (ev.detail.elt === form && ev.detail.successful) {
+        recordingId.value = ""; lastTranscript = null; typedBefore = null; undoText = null;
+        if (undoBtn) undoBtn.hidden = true;
+      }
     });
     show("idle");
   }
