@@ -230,6 +230,38 @@ def split_facets(text: str) -> list[str]:
     return facets if len(facets) > 1 else []
 
 
+# Predicates that say nothing about what they are said of: 'X and Y matter', 'X is worth mentioning'.
+_EMPTY_PREDICATES = frozenset(
+    """important importance matter matters mattered relevant relevance worth mention mentioning mentioned key crucial
+    essential useful helpful involved involve involves role roles play plays come comes into thing things stuff topic
+    topics area areas part parts big huge main interesting consider considered considering remember know aware
+    familiar heard relate related relates concept concepts idea ideas factor factors aspect aspects good great nice
+    need needs needed definitely probably also all both various several other others whole lot"""
+    .split()
+)
+_EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
+_RELATES = re.compile(r"\b(?:within|inside|intra|across|between|inter|among|over|on|onto|into|to|from|per|after|before|than|"
+                      r"via|through|instead|rather|without|versus|vs)\b")
+
+
+@lru_cache(maxsize=16384)
+def _clause_substance(text: str, matcher: TermMatcher) -> float:
+    """``substance``, and 0 for a list in sentence form: a clause that names rubric terms and
+    predicates nothing of them ('NVLink and InfiniBand matter', 'Megatron is worth mentioning')."""
+    base = substance(text)
+    if base == 0:
+        return 0.0
+    canon = clean_for_matching(text, matcher)
+    keys = matcher.keys_in(canon)
+    if not keys:
+        return base
+    if _RELATES.search(canon):
+        return base  # 'TP within a node, PP across nodes': a relation between the terms is a claim
+    named = frozenset().union(*(_term_words(k, matcher) for k in keys))
+    said = set(content_words(canon)) - named - _EMPTY_STEMS
+    return base if said else 0.0
+
+
 def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset()) -> list[_Window]:
     """Every usable clause, and every two neighbouring ones, as candidate evidence; ``vocabulary``:
     the rubric's words, for spotting near misses of them."""
@@ -252,7 +284,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
                 hedged=any(c.hedged for c in cs),
                 reported=any(c.reported for c in cs),
                 sentence=cs[0].sentence,
-                substance=max(substance(c.text) for c in cs),
+                substance=max(_clause_substance(c.text, matcher) for c in cs),
                 clauses=group,
             )
         )

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-8.013, partial_weights=(-3.681, 7.554, 2.666, 1.03, -1.308, 1.107, 4.637, 0.0, 0.0, 2.249, 9.215), covered_bias=-7.794, covered_weights=(-10.173, 8.484, -0.914, 3.001, 0.247, 0.43, 4.452, 0.0, -1.092, 4.542, 11.078))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-8.023, partial_weights=(-3.462, 7.635, 2.922, 0.868, -1.344, 1.093, 4.623, 0.0, 0.0, 1.664, 9.526), covered_bias=-7.871, covered_weights=(-9.714, 8.434, -0.86, 2.957, 0.189, 0.415, 4.431, 0.0, -1.079, 4.248, 11.036))
