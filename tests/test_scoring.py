@@ -352,3 +352,15 @@ def test_terms_in_a_sentence_that_predicates_nothing_are_still_a_list(grader, ba
     assert r.score == 0
     # A relation between the terms is a claim, however short.
     assert grader.grade(tvp, "Keep tensor parallelism inside a node on NVLink and pipeline parallelism across nodes over InfiniBand.").states()["interconnect-placement"] == "covered"
+
+
+def test_a_wrong_claim_put_with_a_negation_word_is_still_flagged(grader, bank):
+    # 'never idle' says what 'busy all the time with zero idle time' says: a negation next to the
+    # word turns that word round, and is not read again for the whole sentence.
+    from app.scoring import polarity
+
+    assert polarity.signs("keeps every gpu busy all the time with zero idle time") == polarity.signs("gpus are never idle")
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    assert [m.id for m in grader.grade(tvp, "Pipeline GPUs are never idle once you micro-batch.").misconceptions] == ["pp-no-idle"]
+    right = grader.grade(tvp, "Pipeline GPUs are idle while the pipeline fills and drains; more micro-batches shrink that bubble.")
+    assert not right.misconceptions and right.states()["pipeline-bubble"] == "covered"

@@ -49,6 +49,9 @@ NEGATORS = re.compile(
 )
 
 AGREE, OPPOSE, UNKNOWN = 1, -1, 0
+# A negation right before a word (at most two words between): 'never idle', 'zero idle time',
+# 'not fully separated'.
+_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot)|n't)\b(?:\s+[\w-]+){0,2}\s+$")
 
 
 @lru_cache(maxsize=65536)
@@ -67,9 +70,17 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     flip = -1 if is_negated else 1
     out = []
     for i, (a, b) in enumerate(_SIDES):
-        has_a, has_b = bool(a.search(text)), bool(b.search(text))
-        if has_a != has_b:
-            out.append((i, (1 if has_a else -1) * flip))
+        # Each mention's side, turned round by a negation just before it ('zero idle time' is on
+        # the side of 'busy'); mentions that all agree give the text's side of the pair.
+        sides, local = set(), False
+        for rx, side in ((a, 1), (b, -1)):
+            for m in rx.finditer(text):
+                near = _LOCAL_NEGATION.search(text[max(0, m.start() - 30) : m.start()])
+                local |= bool(near)
+                sides.add(-side if near else side)
+        if len(sides) == 1:
+            # A negation already read next to the word is not read again for the whole text.
+            out.append((i, sides.pop() * (1 if local else flip)))
     return tuple(out)
 
 
