@@ -364,3 +364,11 @@ def test_a_wrong_claim_put_with_a_negation_word_is_still_flagged(grader, bank):
     assert [m.id for m in grader.grade(tvp, "Pipeline GPUs are never idle once you micro-batch.").misconceptions] == ["pp-no-idle"]
     right = grader.grade(tvp, "Pipeline GPUs are idle while the pipeline fills and drains; more micro-batches shrink that bubble.")
     assert not right.misconceptions and right.states()["pipeline-bubble"] == "covered"
+
+
+def test_a_wrong_view_set_up_to_be_knocked_down_is_not_asserted(grader, bank):
+    for text in ("You'd think fusion cuts FLOPs, but it is the same arithmetic.",
+                 "It's tempting to think kernel fusion saves arithmetic, but the fused kernel does the same FLOPs."):
+        assert read_answer(text)[0].reported, text
+    r = grader.grade(bank.get("kernel-fusion-benefits"), "You'd think fusion cuts FLOPs, but it is the same arithmetic; it saves memory traffic.")
+    assert "fusion-reduces-flops" not in [m.id for m in r.misconceptions]

@@ -90,6 +90,8 @@ _REPORTED = re.compile(
     r"\b(?:(?:some |many |a lot of |most )?(?:people|folks|others|beginners|some) (?:often |sometimes |usually |commonly |will |might |may )?"
     r"(?:say|said|think|thought|claim|believe|assume|argue|suggest|expect)|"
     r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|you(?:'ll| will| often)? hear|"
+    r"you'?d (?:think|assume|expect|be forgiven for thinking)|(?:it'?s|it is) tempting to (?:think|assume|say|believe)|"
+    r"(?:a |the )?naive (?:view|answer|reading|picture|take)|"
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
     r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake)|"
     r"(?:according to|the idea that|the claim that|the belief that))\b",
