@@ -98,6 +98,7 @@ def test_browser_container_is_transcribed_through_the_api(tmp_path, short_wav):
     assert "nvlink" in squash(body["transcript"]) and "gpu" in squash(body["transcript"])
     assert body["duration"] == pytest.approx(wav_seconds(short_wav), abs=0.1)
     assert body["words"] and body["audio_kept"] is True and body["transcriber"] == "faster-whisper tiny.en"
+    assert body["audio_url"] == f"/recordings/{body['recording_id']}/audio"
     assert body["delivery"]["wpm_band"] == [100, 165] and body["delivery"]["timed"] is True
 
 
@@ -407,7 +408,7 @@ def test_delete_without_javascript_redirects_to_the_attempt(endpoint_app, short_
 def test_recordings_are_not_kept_when_turned_off(tmp_path, endpoint, fake, short_wav):
     with endpoint_client(tmp_path, endpoint, keep_recordings=False) as client:
         rec = upload(client, short_wav.read_bytes()).json()
-        assert rec["audio_kept"] is False
+        assert rec["audio_kept"] is False and rec["audio_url"] is None
         assert client.get(f"/recordings/{rec['recording_id']}/audio").status_code == 404
         client.post("/api/attempts", json={"question_id": QUESTION, "answer": rec["transcript"], "recording_id": rec["recording_id"]})
         attempt = client.get("/api/attempts").json()["items"][0]

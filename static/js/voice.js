@@ -218,6 +218,11 @@
       undoText = replaced;
       if (undoBtn) undoBtn.hidden = replaced === null;
       recordingId.value = body.recording_id || "";
+      // Replay the server's copy: it knows its length (Chrome's raw recording shows none and cannot seek).
+      if (body.audio_url) {
+        if (playback.src && playback.src.indexOf("blob:") === 0) URL.revokeObjectURL(playback.src);
+        playback.src = body.audio_url;
+      }
       box.dispatchEvent(new Event("input", { bubbles: true }));  // saves the draft, starts the clock
       if (body.delivery) { delivery.textContent = describeDelivery(body.delivery); delivery.hidden = false; }
       show("done");
