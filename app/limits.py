@@ -10,7 +10,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class BodyLimit:
-    """ASGI middleware: ``limit_for(path)`` gives the largest body, in bytes, a path accepts,
+    """ASGI middleware: ``limit_for(path)`` gives the largest body, in bytes, a path accepts
+    (the path within the app, without a proxy's root_path),
     and what to tell someone who sends more.
 
     The 413 is raised as an HTTPException from inside the body read, so the app's own error
@@ -23,7 +24,8 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        limit, refusal = self.limit_for(scope["path"])
+        path, root = scope["path"], scope.get("root_path") or ""
+        limit, refusal = self.limit_for(path[len(root):] if root and path.startswith(root) else path)  # the app's own path
         declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
         too_big = declared.isdigit() and int(declared) > limit
         received = 0

@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     audio_limit = (settings.max_audio_bytes + 256_000, too_large_message(settings.max_audio_bytes))
     other_bytes = max(2_000_000, settings.max_answer_chars * 12)
     other_limit = (other_bytes, f"The request is larger than the {other_bytes / 1e6:.3g} MB this page accepts.")
-    app.add_middleware(BodyLimit, limit_for=lambda path: audio_limit if path == "/api/transcriptions" else other_limit)
+    app.add_middleware(BodyLimit, limit_for=lambda path: audio_limit if path == "/api/transcriptions" else other_limit)  # app paths
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     _install_api_docs(app)
     app.include_router(pages.router)

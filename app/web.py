@@ -16,11 +16,14 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
 
 
+def path_for(request: Request, name: str, /, **params: Any) -> str:
+    """Root-relative URLs, so pages keep working behind a reverse proxy or another host name."""
+    return request.scope.get("root_path", "") + str(request.app.url_path_for(name, **params))
+
+
 @pass_context
 def _path_for(context: dict, name: str, /, **params: Any) -> str:
-    """Root-relative URLs, so pages keep working behind a reverse proxy or another host name."""
-    request: Request = context["request"]
-    return request.scope.get("root_path", "") + str(request.app.url_path_for(name, **params))
+    return path_for(context["request"], name, **params)
 
 
 def make_templates() -> Jinja2Templates:

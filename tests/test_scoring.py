@@ -301,6 +301,7 @@ def test_reading_flags_injection_phrasings_and_only_first_person_ignorance():
 def test_ordinal_after_an_article_does_not_open_a_new_clause():
     texts = [c.text for c in read_answer("Each GPU keeps a third of the layers and the next stage waits. First it fills, next it drains.")]
     assert texts == ["Each GPU keeps a third of the layers and the next stage waits", "First it fills", "next it drains"]
+    assert len(read_answer("Each GPU keeps a  third of the layers")) == 1  # two spaces change nothing
     # 'one' is no article: 'make them one so you skip memory' still splits before 'so'.
     assert [c.text for c in read_answer("you take three kernels and make them one so you skip memory")] == [
         "you take three kernels and make them one", "so you skip memory"]
@@ -321,6 +322,8 @@ def test_a_not_tail_sets_its_words_against_the_claim_without_cancelling_it(grade
 
 
 def test_a_bare_no_takes_back_the_claim_before_it(grader, bank):
+    elaborated = read_answer("Checkpointing saves memory. I am thinking of recomputing the activations in the backward pass.")
+    assert not elaborated[0].retracted, "an elaboration takes nothing back"
     for fix in ("Hmm, no.", "Well, not really.", "Er, I'm thinking of reduce."):
         clauses = read_answer(f"Pipeline stages all-reduce the activations. {fix} They send them point-to-point to the next stage.")
         assert clauses[0].retracted and not clauses[-1].retracted, fix

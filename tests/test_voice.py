@@ -333,6 +333,16 @@ def test_far_too_large_upload_is_refused_before_it_is_read(endpoint_app, fake):
     assert r.status_code == 413
 
 
+def test_behind_a_proxy_prefix_uploads_keep_their_limit_and_replay_url(tmp_path, endpoint, fake, short_wav, database_url):
+    with endpoint_client(tmp_path, endpoint, database_url=database_url) as started:
+        client = TestClient(started.app, root_path="/coach")  # as uvicorn --root-path sets it behind a reverse proxy
+        rec = client.post("/coach/api/transcriptions", data={"question_id": QUESTION},
+                          files={"audio": ("a.wav", short_wav.read_bytes() + b"\0" * 2_500_000, "audio/wav")})
+        assert rec.status_code != 413, "the audio limit applies, not the 2 MB one for other pages"
+        ok = client.post("/coach/api/transcriptions", data={"question_id": QUESTION}, files={"audio": ("a.wav", short_wav.read_bytes(), "audio/wav")})
+        assert ok.status_code == 201 and ok.json()["audio_url"].startswith("/coach/recordings/")
+
+
 def test_too_long_recording_is_refused(endpoint_app, tmp_path, short_wav):
     # Silence compresses well: 12 s of Opus is small, so only the duration limit can catch it.
     long_wav = speech_wav(tmp_path / "long.wav", "NVLink.", lead_seconds=12)

@@ -79,6 +79,9 @@ def locate_quote(answer: str, quote: str, *, normalize: Callable[[str], tuple[st
     True
     >>> locate_quote("Honestly I am not sure what this is, I never used it.", "I … it") is None  # single words prove nothing
     True
+    >>> gap = " ".join(["word"] * 50)
+    >>> locate_quote(f"The ring sends data. {gap}. The ring sends chunks so each GPU gets the sum.", "The ring sends ... each GPU gets the sum")
+    (272, 318)
     """
     pieces = [p.strip(_WRAPPING) for p in _ELISION.split(quote.strip(_WRAPPING))]
     needles = [normalize(p)[0].strip() for p in pieces]
@@ -86,17 +89,24 @@ def locate_quote(answer: str, quote: str, *, normalize: Callable[[str], tuple[st
     if not needles or any(len(_WORD.findall(n)) < MIN_QUOTE_WORDS for n in needles):
         return None
     hay, origin = normalize(answer)
-    pos, start, end = 0, None, None
-    for needle in needles:
-        at = _find_words(hay, needle, pos)
-        if at < 0:
-            return None
-        if start is not None and len(_WORD.findall(hay[pos:at])) > MAX_ELIDED_WORDS:
-            return None
-        start = origin[at] if start is None else start
-        end = origin[at + len(needle) - 1] + 1
-        pos = at + len(needle)
-    return (start, end) if start is not None else None
+    # Each occurrence of the first piece is a candidate start; the others must follow it in order,
+    # each within MAX_ELIDED_WORDS of the one before ('The ring sends' may occur earlier too).
+    first = _find_words(hay, needles[0], 0)
+    while first >= 0:
+        pos, ok = first + len(needles[0]), True
+        last_at, last_needle = first, needles[0]
+        for needle in needles[1:]:
+            at = _find_words(hay, needle, pos)
+            if at < 0:
+                return None  # a later start cannot find it either
+            if len(_WORD.findall(hay[pos:at])) > MAX_ELIDED_WORDS:
+                ok = False
+                break
+            last_at, last_needle, pos = at, needle, at + len(needle)
+        if ok:
+            return origin[first], origin[last_at + len(last_needle) - 1] + 1
+        first = _find_words(hay, needles[0], first + 1)
+    return None
 
 
 def _find_words(hay: str, needle: str, pos: int) -> int:

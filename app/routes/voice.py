@@ -22,7 +22,7 @@ from app.voice.service import (
     transcription_json,
 )
 from app.voice.transcribe import build_prompt
-from app.web import is_htmx, render
+from app.web import is_htmx, path_for, render
 
 router = APIRouter(tags=["voice"])
 
@@ -53,10 +53,12 @@ async def api_transcribe(
     recording = await run_in_threadpool(  # writing megabytes of audio is blocking work too
         save_recording, session, user=user, question_id=question.id, transcript=transcript, transcriber=pool.transcriber.name, audio=kept, mime=audio.content_type or ""
     )
-    return transcription_json(recording)
+    # The kept copy carries its duration (a browser's raw recording does not), so players can seek.
+    audio_url = path_for(request, "recording_audio", recording_id=recording.id) if recording.audio_size else None
+    return {**transcription_json(recording), "audio_url": audio_url}
 
 
-_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+_RANGE = re.compile(r"bytes=(\d*)-(\d*)", re.I)
 
 
 def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
@@ -65,8 +67,8 @@ def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
 
     >>> byte_range("bytes=100-199", 1000), byte_range("bytes=-100", 1000), byte_range("bytes=900-", 1000)
     ((100, 199), (900, 999), (900, 999))
-    >>> byte_range("bytes=1000-", 1000), byte_range(None, 1000), byte_range("bytes=0-1,5-9", 1000)
-    (False, None, None)
+    >>> byte_range("bytes=1000-", 1000), byte_range(None, 1000), byte_range("bytes=0-1,5-9", 1000), byte_range("bytes=5-2", 1000)
+    (False, None, None, None)
     """
     m = _RANGE.fullmatch((header or "").strip())
     if m is None or (not m.group(1) and not m.group(2)):
@@ -75,8 +77,10 @@ def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
         n = int(m.group(2))
         return (max(0, size - n), size - 1) if n and size else False
     first = int(m.group(1))
+    if m.group(2) and int(m.group(2)) < first:
+        return None  # not a valid range at all: ignored, the whole body is sent
     last = min(int(m.group(2)), size - 1) if m.group(2) else size - 1
-    return (first, last) if first <= last and first < size else False
+    return (first, last) if first < size else False
 
 
 @router.get("/recordings/{recording_id}/audio", name="recording_audio", include_in_schema=False)

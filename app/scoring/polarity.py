@@ -75,7 +75,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
         sides, local = set(), False
         for rx, side in ((a, 1), (b, -1)):
             for m in rx.finditer(text):
-                near = _LOCAL_NEGATION.search(text[max(0, m.start() - 30) : m.start()])
+                near = _LOCAL_NEGATION.search(text, max(0, m.start() - 30), m.start())
                 local |= bool(near)
                 sides.add(-side if near else side)
         if len(sides) == 1:

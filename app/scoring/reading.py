@@ -27,7 +27,7 @@ _MARKERS = (
 # Not after an article or a preposition: 'a third of the layers', 'the next token', 'on the other hand' are not openers.
 _NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bin)(?<!\bat)"
 _CLAUSE_SPLIT = re.compile(
-    rf"{_NOT_AFTER}(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    rf"{_NOT_AFTER}(?<![\s,])(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
 )
 
@@ -59,7 +59,7 @@ _ASKS = re.compile(
 _BARE_RETRACTION = re.compile(
     r"(?:(?:hmm+|um+|uh+|well|eh|er|oh|ah|actually|wait)[\s,.]*)*"
     r"(?:no+|nope|not (?:really|quite|exactly|right|true)|that'?s not (?:it|right|quite (?:it|right))|"
-    r"i(?:'m| am) (?:thinking of|confusing (?:it|that|this) with) [\w\s/-]+)[\s.!]*",
+    r"i(?:'m| am) (?:thinking of|confusing (?:it|that|this) with)(?: [\w/-]+){1,3})[\s.!]*",
     re.I,
 )
 # Contrast: what follows is what the answer rejects ('memory traffic rather than FLOPs').

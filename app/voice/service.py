@@ -224,7 +224,5 @@ def transcription_json(recording: Recording) -> dict[str, Any]:
         "language": recording.language,
         "transcriber": recording.transcriber,
         "audio_kept": recording.audio_size > 0,
-        # The kept copy carries its duration (a browser's raw recording does not), so players can seek.
-        "audio_url": f"/recordings/{recording.id}/audio" if recording.audio_size > 0 else None,
         "delivery": delivery_of(recording).as_dict(),
     }

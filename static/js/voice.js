@@ -142,8 +142,8 @@
       recorder.start(1000);
       startedAt = Date.now();
       blob = null;
-      recordingId.value = "";
-      delivery.hidden = true;
+      // The earlier take's recording and figures stay until a new transcript replaces them: a
+      // silent or failed take leaves the answer as it was.
       timer.textContent = "0:00";
       timer.classList.remove("low");
       tick = setInterval(function () {
