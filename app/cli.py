@@ -38,6 +38,12 @@ def _settings(**overrides) -> Settings:
         raise typer.Exit(2)
 
 
+def _settings_for(grader: str = "offline") -> Settings:
+    """Settings for a command that grades with ``grader`` (or not at all): the app's own grader
+    and mode settings are not checked, since the command does not use them."""
+    return _settings(grader=grader if grader in GRADER_NAMES else "offline", mode="personal")
+
+
 def _read_lines(path: Path) -> list[bytes]:
     """The lines of a JSONL file ('-': standard input) as bytes, split on newlines only: JSON
     text may hold U+2028 or U+0085, which str.splitlines() would also split on. Each line is
@@ -94,7 +100,7 @@ def validate(directory: Annotated[Optional[Path], typer.Argument(help="Content f
     """Check every question file; print each problem with its file and field. Exit 1 on problems."""
     from app.bank.loader import load_bank
 
-    root = directory or _settings(grader="offline", mode="personal").content_dir
+    root = directory or _settings_for().content_dir
     bank = load_bank(root)
     for issue in bank.issues:
         typer.echo(f"error: {issue}", err=True)
@@ -127,7 +133,7 @@ def grade(
     from app.bank.loader import load_bank
     from app.grading.batch import grade_lines
 
-    settings = _settings(grader=grader if grader in GRADER_NAMES else "offline", mode="personal")
+    settings = _settings_for(grader)
     bank = load_bank(content or settings.content_dir)
     if not bank.entries:
         typer.echo(f"error: no questions could be loaded from {bank.root}", err=True)
@@ -165,7 +171,7 @@ def transcribe(
     from app.voice.delivery import measure_delivery
     from app.voice.transcribe import build_prompt, build_transcriber
 
-    settings = _settings(grader="offline", mode="personal")
+    settings = _settings_for()
     try:
         data = audio.read_bytes()
     except OSError as err:
@@ -233,7 +239,7 @@ def evaluate(
     from app.bank.loader import load_bank
     from app.grading.evaluation import evaluate_file, format_report, parse_gold_row
 
-    settings = _settings(grader=grader if grader in GRADER_NAMES else "offline", mode="personal")
+    settings = _settings_for(grader)
     bank = load_bank(content or settings.content_dir)
     g = _make_grader(grader, settings, bank)
     rows = []
@@ -258,7 +264,7 @@ def db_upgrade(revision: Annotated[str, typer.Argument(help="Target revision.")]
     """Apply database migrations (SQLite or PostgreSQL from DATABASE_URL)."""
     from app.db import current_revision, make_engine, upgrade_database
 
-    settings = _settings(grader="offline", mode="personal")
+    settings = _settings_for()
     engine = make_engine(settings.database_url)
     upgrade_database(engine, revision)
     at = current_revision(engine)

@@ -111,11 +111,12 @@ def _install_api_docs(app: FastAPI) -> None:
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
-    def api_docs() -> HTMLResponse:
+    def api_docs(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")  # behind a proxy prefix, as FastAPI's own page does
         return get_swagger_ui_html(
-            openapi_url=app.openapi_url, title=f"{app.title} API",
-            swagger_js_url="/docs-assets/swagger-ui-bundle.js", swagger_css_url="/docs-assets/swagger-ui.css",
-            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+            openapi_url=root + app.openapi_url, title=f"{app.title} API",
+            swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js", swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
+            swagger_favicon_url=f"{root}/docs-assets/favicon-32x32.png",
         )
 
 

@@ -22,6 +22,11 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def seconds_since(moment: datetime) -> float:
+    """Seconds from ``moment`` to now; SQLite hands datetimes back naive, in UTC."""
+    return (utcnow() - (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))).total_seconds()
+
+
 def new_id() -> str:
     return uuid.uuid4().hex
 

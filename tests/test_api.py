@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from fastapi.testclient import TestClient
+
 from tests.factories import make_attempt_payload
 
 
@@ -76,6 +78,8 @@ def test_openapi_docs_are_served(client):
     assert "cdn" not in docs.text.lower(), "the docs page must work offline"
     assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
     assert client.get("/docs-assets/swagger-ui.css").status_code == 200
+    proxied = TestClient(client.app, root_path="/coach").get("/coach/docs").text  # behind a proxy prefix
+    assert "/coach/docs-assets/swagger-ui-bundle.js" in proxied and "/coach/openapi.json" in proxied
 
 
 def test_health(client):

@@ -50,6 +50,15 @@ def grade_lines(
         yield from pool.map(run, jobs)  # map keeps input order
 
 
+def require_answer_fields(obj: Any) -> None:
+    """The contract-2 input fields of one line; ValueError saying which is wrong."""
+    if not isinstance(obj, dict):
+        raise ValueError("line is not a JSON object")
+    for name in ("question_id", "answer"):
+        if not isinstance(obj.get(name), str):
+            raise ValueError(f"missing or non-string {name!r}")
+
+
 def grade_line(number: int, line: str | bytes, *, bank: Bank, grader: Grader) -> dict[str, Any]:
     """Grade one input line (text, or raw bytes to decode as UTF-8); a line that cannot be
     graded gets an error object."""
@@ -61,14 +70,9 @@ def grade_line(number: int, line: str | bytes, *, bank: Bank, grader: Grader) ->
             except UnicodeDecodeError as err:
                 return {"id": None, "line": number, "error": f"line {number} is not valid UTF-8 (byte 0x{line[err.start]:02x} at position {err.start})"}
         obj = json.loads(line)
-        if not isinstance(obj, dict):
-            raise ValueError("line is not a JSON object")
-        line_id = obj.get("id")
-        qid, answer = obj.get("question_id"), obj.get("answer")
-        if not isinstance(qid, str):
-            raise ValueError("missing or non-string 'question_id'")
-        if not isinstance(answer, str):
-            raise ValueError("missing or non-string 'answer'")
+        line_id = obj.get("id") if isinstance(obj, dict) else None
+        require_answer_fields(obj)
+        qid, answer = obj["question_id"], obj["answer"]
         question = bank.get(qid)
         if question is None:
             raise ValueError(f"unknown question_id {qid!r}")

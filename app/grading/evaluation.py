@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bank.loader import Bank
+from app.grading.batch import require_answer_fields
 from app.grading.base import Grader
 
 STATES = ("covered", "partial", "missed")
@@ -100,11 +101,7 @@ def parse_gold_row(line: str) -> dict[str, Any]:
         row = json.loads(line)
     except json.JSONDecodeError as err:
         raise ValueError(f"bad JSON: {err.msg}") from None
-    if not isinstance(row, dict):
-        raise ValueError("the line is not a JSON object")
-    for field in ("question_id", "answer"):
-        if not isinstance(row.get(field), str):
-            raise ValueError(f"missing or non-string {field!r}")
+    require_answer_fields(row)
     checkpoints = row.get("checkpoints")
     if not isinstance(checkpoints, dict) or not all(isinstance(v, str) and v in STATES for v in checkpoints.values()):
         raise ValueError("'checkpoints' must map checkpoint ids to covered, partial or missed")

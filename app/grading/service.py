@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
-from datetime import timedelta, timezone
+from datetime import timedelta
 
 from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
@@ -23,7 +23,7 @@ from app.bank.schema import Question
 from app.errors import AnswerRejected, AttemptNotFound, QuestionNotFound
 from app.grading.base import Grader
 from app.grading.interviewer import AuthoredInterviewer, Interviewer
-from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, utcnow
+from app.models import LOCAL_USERNAME, Attempt, AttemptCreate, AttemptStatus, User, seconds_since, utcnow
 from app.scoring.text import replace_lone_surrogates
 from app.thread import answered_positions, reply_to_turn, stale_answered_turns, start_thread
 from app.voice.service import claim_recording
@@ -102,17 +102,14 @@ def list_attempts(session: Session, *, user: User, question_id: str | None = Non
 def grading_stalled(attempt: Attempt, stale_seconds: float) -> bool:
     """Whether the attempt was claimed for grading longer ago than the stale limit: the process
     grading it has most likely stopped (the sweeper re-queues it; the page offers to grade again)."""
-    if attempt.status != AttemptStatus.grading or attempt.claimed_at is None:
-        return False
-    claimed = attempt.claimed_at if attempt.claimed_at.tzinfo else attempt.claimed_at.replace(tzinfo=timezone.utc)  # SQLite: naive UTC
-    return utcnow() - claimed > timedelta(seconds=stale_seconds)
+    return attempt.status == AttemptStatus.grading and attempt.claimed_at is not None and seconds_since(attempt.claimed_at) > stale_seconds
 
 
-def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str, stale_seconds: float | None = None) -> Attempt:
+def mark_for_regrade(session: Session, attempt: Attempt, *, grader: str, stale_seconds: float) -> Attempt:
     """Put a graded or failed attempt (or one whose grading stalled) back in the queue."""
     if attempt.status == AttemptStatus.pending:
         return attempt
-    if attempt.status == AttemptStatus.grading and not (stale_seconds is not None and grading_stalled(attempt, stale_seconds)):
+    if attempt.status == AttemptStatus.grading and not grading_stalled(attempt, stale_seconds):
         return attempt  # being graded right now
     attempt.status = AttemptStatus.pending
     attempt.grader = grader

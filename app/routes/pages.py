@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timezone
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -22,7 +21,7 @@ from app.grading.service import (
     mark_for_regrade,
     question_or_404,
 )
-from app.models import AttemptCreate, AttemptStatus, utcnow
+from app.models import AttemptCreate, AttemptStatus, seconds_since
 from app.questions import filter_questions, question_stats
 from app.thread import answer_turn, list_thread
 from app.voice.service import recording_of_attempt, recording_view
@@ -155,11 +154,7 @@ def _feedback_fragment(request, session, bank, attempt, *, page: str = "pages/at
     ctx = {"attempt": attempt, "question": question, "feedback": feedback, "working": working}
     ctx["recording"] = recording_view(recording_of_attempt(session, attempt))
     ctx["thread"] = list_thread(session, attempt.id)
-    ctx["grading_for"] = _seconds_since(attempt.claimed_at) if working and attempt.claimed_at else 0
+    ctx["grading_for"] = max(0, int(seconds_since(attempt.claimed_at))) if working and attempt.claimed_at else 0
     ctx["stalled"] = grading_stalled(attempt, request.app.state.settings.stale_grading_seconds)
     return render(request, page, {**ctx, **extra}, partial=partial, headers=headers, status_code=status_code)
 
-
-def _seconds_since(moment) -> int:
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # SQLite returns naive UTC
-    return max(0, int((utcnow() - moment).total_seconds()))
