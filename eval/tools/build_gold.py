@@ -10,7 +10,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import answers_minimal  # noqa: E402
+import answers_minimal2  # noqa: E402
 import answers_seed_ar  # noqa: E402
+import answers_seed_dev2  # noqa: E402
 import answers_seed_tvi  # noqa: E402
 import answers_seed_tvp  # noqa: E402
 from questions import EVAL, minimal_questions, seed_questions  # noqa: E402
@@ -21,6 +23,8 @@ def rows():
         for f, aid, kind, rating, cov, par, mis, text in mod.ANSWERS:
             yield f, aid, mod.Q, kind, rating, cov, par, mis, text
     yield from answers_minimal.ANSWERS
+    yield from answers_seed_dev2.ANSWERS
+    yield from answers_minimal2.ANSWERS
 
 
 def main():

@@ -4,7 +4,7 @@ Checks: JSON per line, required keys, unique line ids (across all files), known 
 every checkpoint id of the question present and nothing else, states in
 {covered, partial, missed}, misconception ids known, rating int 1..5, kind known,
 seed files only answer seed questions and minimal files only eval/content questions,
-dev and test share the same mix of kinds, no answer text shared between files.
+dev and test share the same mix of kinds and questions (the *-dev2 files are extra fitting data), no answer text shared between files.
 Run: /work/main/.venv/bin/python eval/tools/validate.py
 """
 import json
@@ -20,7 +20,7 @@ KINDS = {"strong", "partial", "paraphrase", "speech", "keywords", "negation", "m
          "rejection", "retraction", "injection", "copy", "offtopic", "short"}
 STATES = {"covered", "partial", "missed"}
 KEYS = {"id", "question_id", "answer", "checkpoints", "misconceptions", "rating", "kind"}
-FILES = ["seed-dev", "seed-test", "minimal-dev", "minimal-test"]
+FILES = ["seed-dev", "seed-test", "minimal-dev", "minimal-test", "seed-dev2", "minimal-dev2"]
 
 
 def main():
@@ -80,13 +80,16 @@ def main():
         ka, kb = Counter(r["kind"] for r in data[a]), Counter(r["kind"] for r in data[b])
         if ka != kb:
             errors.append(f"kind mix differs between {a} and {b}: {ka} vs {kb}")
-    # every content question and seed question is answered in every file of its family
-    for name in FILES:
-        qs = seed if name.startswith("seed") else mini
-        got = Counter(r["question_id"] for r in data[name])
+    # every question is answered somewhere in its family, and a dev/test pair answers the same questions
+    for family, qs in (("seed", seed), ("minimal", mini)):
+        got = Counter(r["question_id"] for n in FILES if n.startswith(family) for r in data[n])
         for qid in qs:
             if not got[qid]:
-                errors.append(f"{name}: no answers for {qid}")
+                errors.append(f"{family}: no answers for {qid}")
+    for a, b in (("seed-dev", "seed-test"), ("minimal-dev", "minimal-test")):
+        qa, qb = {r["question_id"] for r in data[a]}, {r["question_id"] for r in data[b]}
+        if qa != qb:
+            errors.append(f"{a} and {b} answer different questions: {sorted(qa ^ qb)}")
 
     # ---- report
     allk = sorted(KINDS)
