@@ -375,3 +375,38 @@ def test_a_wrong_view_set_up_to_be_knocked_down_is_not_asserted(grader, bank):
         assert read_answer(text)[0].reported, text
     r = grader.grade(bank.get("kernel-fusion-benefits"), "You'd think fusion cuts FLOPs, but it is the same arithmetic; it saves memory traffic.")
     assert "fusion-reduces-flops" not in [m.id for m in r.misconceptions]
+
+
+def test_reading_doctests():
+    import doctest
+
+    from app.scoring import polarity, reading
+
+    assert doctest.testmod(reading).failed == 0
+    assert doctest.testmod(polarity).failed == 0
+
+
+def test_a_reported_mistake_runs_to_the_reply():
+    flags = [(c.text, c.reported) for c in read_answer(
+        "A common misreading is that every token goes through all the experts. "
+        "The opposite mistake is thinking you then only need memory for the active experts: you don't, all of them stay resident. "
+        "You sometimes hear that all-reduce traffic grows with the GPU count."
+    )]
+    assert [r for _, r in flags] == [True, True, True, False, True], flags
+
+
+def test_a_correction_takes_back_a_consequence_with_its_premise_in_writing_only():
+    typed = read_answer("Streams always run in parallel, so more streams is faster... actually no, they may overlap.")
+    assert [c.retracted for c in typed] == [True, True, False]
+    # In unpunctuated speech 'so' is a filler: only the clause before the repair goes.
+    spoken = read_answer("you split each layer so you need an all reduce so for placement across nodes no wait inside the node")
+    assert [c.retracted for c in spoken].count(True) == 1
+    assert read_answer("PP splits the layers into stages. Scratch that.")[0].retracted
+
+
+def test_misspelt_opposite_words_are_read():
+    from app.scoring.polarity import contradicts
+
+    assert contradicts("the positive terminal is not seperated by a gap from terminal 6", "terminal 6 and the positive terminal are connected",
+                       clause_negated=True) is False
+    assert contradicts("there is no gap between terminal 4 and the battery", "terminal 4 and the battery are connected", clause_negated=True) is False

@@ -14,12 +14,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 # (one side, the other side): word stems that state opposite things about the same subject.
 # Words that are also names ('positive terminal', 'tensor parallel') are left out on purpose, and
 # so are more / less: 'reduces launches' and 'more throughput' are about different things, and a
 # clause often says both (the misconception check reads the direction of a change on its own).
 OPPOSITES: tuple[tuple[str, str], ...] = (
-    (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken"),
+    (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken|gaps?|interrupt\w*"),
     (r"open(?:ed|s)?", r"closed?|shut"),
     (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
     (r"faster|quicker|speeds? (?:it |things |everything )?up", r"slower|slows? (?:it |things |everything )?down"),
@@ -49,9 +52,37 @@ NEGATORS = re.compile(
 )
 
 AGREE, OPPOSE, UNKNOWN = 1, -1, 0
-# A negation right before a word (at most two words between): 'never idle', 'zero idle time',
+
+# The written forms of the opposite words, for reading misspellings of them ('seperated').
+_LEXICON = tuple(
+    """connected connection disconnected separated unconnected isolated detached interrupted different identical
+    unchanged changed synchronous asynchronous complete incomplete possible impossible absent missing correct
+    incorrect accurate inaccurate approximate expensive""".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def spelled(text: str) -> str:
+    """``text`` with one-slip misspellings of the opposite words (6+ letters) spelled right.
+
+    >>> spelled("the terminal is not seperated from terminal 6, they collected it")
+    'the terminal is not separated from terminal 6, they collected it'
+    """
+    words = set(re.findall(r"[a-z]{6,}", text)) - set(_LEXICON)
+    if not words:
+        return text
+    fixes = {}
+    for w in words:
+        # One slip (a letter wrong, missing, extra or two swapped): 'collected' is not 'connected'.
+        hit = process.extractOne(w, _LEXICON, scorer=OSA.distance, score_cutoff=1)
+        if hit is not None:
+            fixes[w] = hit[0]
+    if not fixes:
+        return text
+    return re.sub(r"[a-z]{6,}", lambda m: fixes.get(m.group(), m.group()), text)
+# A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'.
-_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot)|n't)\b(?:\s+[\w-]+){0,2}\s+$")
+_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot)|n't)\b(?:\s+[\w-]+){0,3}\s+$")
 
 
 @lru_cache(maxsize=65536)
@@ -64,7 +95,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     >>> signs("the switch is open and the path is closed")  # both sides: says nothing either way
     ()
     """
-    text = text.lower()
+    text = spelled(text.lower())
     if is_negated is None:
         is_negated = negated(text)
     flip = -1 if is_negated else 1
@@ -144,3 +175,4 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
     if clause_negated and not negated(reference) and _lessens(reference) and not _lessens(clause):
         return False
     return clause_negated != negated(reference)
+

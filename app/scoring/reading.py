@@ -89,11 +89,15 @@ _HEDGE = re.compile(
 _REPORTED = re.compile(
     r"\b(?:(?:some |many |a lot of |most )?(?:people|folks|others|beginners|some) (?:often |sometimes |usually |commonly |will |might |may )?"
     r"(?:say|said|think|thought|claim|believe|assume|argue|suggest|expect)|"
-    r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|you(?:'ll| will| often)? hear|"
+    r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|"
+    r"you(?:'ll| will| often| sometimes| may| might| frequently)? (?:hear|read|see it (?:said|claimed|written))|"
+    r"(?:misreading|misunderstanding|misconception|mistake|myth|fallacy|pitfall|trap|error) (?:is|would be|being) "
+    r"(?:that|to (?:think|assume|believe|say)|thinking|believing|assuming|saying)|"
     r"you'?d (?:think|assume|expect|be forgiven for thinking)|(?:it'?s|it is) tempting to (?:think|assume|say|believe)|"
     r"(?:a |the )?naive (?:view|answer|reading|picture|take)|"
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
-    r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake)|"
+    r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
+    r"misreading|misunderstanding|myth)|"
     r"(?:according to|the idea that|the claim that|the belief that))\b",
     re.I,
 )
@@ -188,8 +192,10 @@ def read_answer(answer: str) -> list[Clause]:
             (pieces[0][0] > s0 and _CORRECTION.match(answer, s0))
             or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
         )
+        if not pieces and clauses and _CORRECTION.match(answer, s0, s1):
+            _retract_sentence_end(answer, clauses, len(clauses))  # 'Scratch that.' on its own
         if starts_with_fix and clauses:
-            clauses[-1] = _replace(clauses[-1], retracted=True)
+            _retract_sentence_end(answer, clauses, len(clauses))
         for (p0, p1), retracted in zip(pieces, corrected):
             first_new = len(clauses)
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
@@ -204,15 +210,69 @@ def read_answer(answer: str) -> list[Clause]:
             # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
             if retracted and len(clauses) > first_new:
-                clauses[-1] = _replace(clauses[-1], retracted=True)
+                _retract_sentence_end(answer, clauses, len(clauses), first_new)
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
+    _carry_reported(answer, clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
         if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
-            clauses[i - 1] = _replace(clauses[i - 1], retracted=True)
+            if clauses[i - 1].sentence == c.sentence:
+                clauses[i - 1] = _replace(clauses[i - 1], retracted=True)
+            else:
+                _retract_sentence_end(answer, clauses, i)
     return clauses
+
+
+# A clause that draws a consequence ('..., so more streams means more speed') stands on the one
+# before it: when it is taken back, so is its premise.
+_CONSEQUENCE = re.compile(r"\s*(?:and\s+)?(?:so|which means|that means|meaning|hence|therefore|thus)\b", re.I)
+
+
+def _retract_sentence_end(text: str, clauses: list[Clause], end: int, first: int | None = None) -> None:
+    """Mark as taken back what a correction refers to: the clause before ``end``, and, when that
+    clause only draws a consequence, the claim it follows from (not before ``first``).
+
+    >>> [c.retracted for c in read_answer("TP is cheap. Streams always run in parallel, so more streams is faster... actually no.")]
+    [False, True, True]
+    >>> [c.retracted for c in read_answer("PP splits the layers into stages, and stages all-reduce activations. Scratch that.")]
+    [False, True]
+    """
+    first = 0 if first is None else first
+    k = end - 1
+    clauses[k] = _replace(clauses[k], retracted=True)
+    if k > first and clauses[k - 1].sentence == clauses[k].sentence and _word_count(clauses[k - 1].text) <= 2:
+        k -= 1  # a stray 'and' between them
+        clauses[k] = _replace(clauses[k], retracted=True)
+    # Written text only ('X, so Y'): in unpunctuated speech 'so' is as often a filler.
+    if k > first and clauses[k - 1].sentence == clauses[k].sentence and _CONSEQUENCE.match(clauses[k].text) and (
+        "," in text[clauses[k - 1].end : clauses[k].start]
+    ):
+        clauses[k - 1] = _replace(clauses[k - 1], retracted=True)
+
+
+# Openers of the speaker's own reply to a view they reported: 'People think X, but ...'.
+_REPLY = re.compile(r"\s*(?:but|however|whereas|although|though|while|yet|instead|actually|in fact|in reality|really|"
+                    r"that'?s|this is|which is)\b", re.I)
+
+
+def _carry_reported(text: str, clauses: list[Clause]) -> None:
+    """A reported view runs on to the end of its sentence ('The usual mistake is thinking you
+    then only need memory for ...'), until the speaker's reply: a contrast ('but ...'), a
+    negation ('..., which isn't true'), or what follows a colon after a full clause.
+
+    >>> [c.reported for c in read_answer("People think fusion cuts FLOPs, so it is faster, but it saves memory traffic.")]
+    [True, True, False]
+    """
+    for i in range(len(clauses) - 1):
+        c, n = clauses[i], clauses[i + 1]
+        if not c.reported or n.reported or n.sentence != c.sentence or n.retracted:
+            continue
+        gap = text[c.end : n.start]
+        if _REPLY.match(n.text) or n.negated or (":" in gap and _word_count(c.text) > 4) or "(" in gap or ")" in gap:
+            continue
+        clauses[i + 1] = _replace(n, reported=True)
 
 
 def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
