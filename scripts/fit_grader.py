@@ -2,7 +2,7 @@
 
     python scripts/fit_grader.py            # prints the fitted OrdinalModel to paste into app/scoring/model.py
 
-Only eval/gold/*-dev.jsonl is read. The test split and SemEval stay unseen, so the figures
+Only the development files (eval/gold/*-dev.jsonl and *-dev2.jsonl) are read. The test split and SemEval stay unseen, so the figures
 `coach eval` prints on them are honest.
 """
 
@@ -21,7 +21,8 @@ from app.bank.loader import load_bank  # noqa: E402
 from app.grading.offline import OfflineGrader  # noqa: E402
 from app.scoring.model import OrdinalModel  # noqa: E402
 
-SETS = [("eval/gold/seed-dev.jsonl", "content"), ("eval/gold/minimal-dev.jsonl", "eval/content")]
+SETS = [("eval/gold/seed-dev.jsonl", "content"), ("eval/gold/minimal-dev.jsonl", "eval/content"),
+        ("eval/gold/seed-dev2.jsonl", "content"), ("eval/gold/minimal-dev2.jsonl", "eval/content")]
 L2 = 1.0  # ridge penalty: keeps weights small and stable on a few hundred decisions
 
 
@@ -41,7 +42,7 @@ def collect() -> tuple[np.ndarray, np.ndarray]:
                 feats = dict(cp.features) or {n: 0.0 for n in OrdinalModel.FEATURES}
                 xs.append([feats[n] for n in OrdinalModel.FEATURES])
                 ys.append({"missed": 0, "partial": 1, "covered": 2}[row["checkpoints"][cp.id]])
-                RECORDS.append({"id": row["id"], "kind": row.get("kind", ""), "cp": cp.id, "gold": ys[-1], **feats})
+                RECORDS.append({"file": gold, "id": row["id"], "kind": row.get("kind", ""), "cp": cp.id, "gold": ys[-1], **feats})
     return np.array(xs), np.array(ys)
 
 

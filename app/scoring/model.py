@@ -2,8 +2,8 @@
 
 P(at least partial) and P(covered) are each a logistic function of the same features. The
 weights are global (one set for every question) and were fitted once by
-``scripts/fit_grader.py`` on the development split of the hand-labelled set in ``eval/gold``
-(``*-dev.jsonl``); the test split and the SemEval benchmark were not used for fitting.
+``scripts/fit_grader.py`` on the development splits of the hand-labelled set in ``eval/gold``
+(``*-dev.jsonl`` and ``*-dev2.jsonl``, two groups of labellers); the test split and the SemEval benchmark were not used for fitting.
 """
 
 from __future__ import annotations
@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-8.023, partial_weights=(-3.462, 7.635, 2.922, 0.868, -1.344, 1.093, 4.623, 0.0, 0.0, 1.664, 9.526), covered_bias=-7.871, covered_weights=(-9.714, 8.434, -0.86, 2.957, 0.189, 0.415, 4.431, 0.0, -1.079, 4.248, 11.036))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-7.073, partial_weights=(-4.655, 8.135, 2.299, 1.825, -0.709, -0.087, 4.868, 0.0, 0.0, 0.019, 10.204), covered_bias=-6.977, covered_weights=(-11.013, 8.172, 0.115, 3.881, 0.139, -0.122, 5.111, 0.0, -1.147, 1.946, 11.171))
