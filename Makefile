@@ -28,8 +28,8 @@ test-fast: install
 	$(BIN)/python -m pytest -x -q -m "not browser" $(PYTEST_ARGS)
 
 eval: install
-	$(BIN)/coach eval eval/gold/seed-dev.jsonl eval/gold/seed-test.jsonl
-	$(BIN)/coach eval --content eval/content eval/gold/minimal-dev.jsonl eval/gold/minimal-test.jsonl
+	@for f in seed-test seed-dev seed-dev2; do echo "== $$f"; $(BIN)/coach eval eval/gold/$$f.jsonl || exit 1; done
+	@for f in minimal-test minimal-dev minimal-dev2; do echo "== $$f"; $(BIN)/coach eval --content eval/content eval/gold/$$f.jsonl || exit 1; done
 	$(BIN)/python scripts/semeval.py
 
 bench: install
