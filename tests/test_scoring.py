@@ -410,3 +410,14 @@ def test_misspelt_opposite_words_are_read():
     assert contradicts("the positive terminal is not seperated by a gap from terminal 6", "terminal 6 and the positive terminal are connected",
                        clause_negated=True) is False
     assert contradicts("there is no gap between terminal 4 and the battery", "terminal 4 and the battery are connected", clause_negated=True) is False
+
+
+def test_a_fronted_contrast_sets_aside_only_up_to_its_comma():
+    flags = [(c.text, c.negated) for c in read_answer(
+        "Continuous batching means that instead of waiting for every request in a batch to finish, the server adds new requests as old ones finish.")]
+    assert flags[-1] == ("the server adds new requests as old ones finish", False), flags
+    assert ("waiting for every request in a batch to finish", True) in flags
+    # A word set aside stays set aside; what follows its comma is claimed again.
+    flags = [(c.text, c.negated) for c in read_answer("Fusion saves memory traffic rather than FLOPs, which is why it helps.")]
+    assert flags == [("Fusion saves memory traffic", False), ("FLOPs", True), ("which is why it helps", False)]
+    assert [c.negated for c in read_answer("Rather than a full sync, each rank only talks to its neighbour.")] == [True, False]

@@ -66,6 +66,8 @@ _BARE_RETRACTION = re.compile(
 # ', not Y' after a claim sets Y against it: 'on every GPU, not just on one root GPU'.
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*", re.I)
 
+_CONTRAST_END = re.compile(r",\s+")
+
 _IGNORANCE = re.compile(
     r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
     r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell)|"
@@ -200,11 +202,21 @@ def read_answer(answer: str) -> list[Clause]:
             first_new = len(clauses)
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
-                for k, (x0, x1) in enumerate(contrast):
+                set_aside = {m.end() for m in _CONTRAST.finditer(answer, c0, c1)}
+                pieces_ = []
+                for x0, x1 in contrast:
+                    after = x0 in set_aside  # also 'Instead of X, Y' at the start of a clause
+                    # What is set aside runs to the next comma: 'instead of waiting for the batch,
+                    # the server adds requests' goes on to say what is claimed.
+                    comma = _CONTRAST_END.search(answer, x0, x1) if after else None
+                    if comma and _word_count(answer[comma.end() : x1]) >= 3:
+                        pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
+                    else:
+                        pieces_.append((x0, x1, after))
+                for x0, x1, after_contrast in pieces_:
                     x0, x1 = _trim(answer, x0, x1)
                     if x1 <= x0 or _word_count(answer[x0:x1]) == 0:
                         continue
-                    after_contrast = k > 0
                     for w0, w1 in _windows(answer, x0, x1):
                         clauses.append(_make_clause(answer, w0, w1, s_idx, False, after_contrast))
             # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
@@ -314,7 +326,8 @@ def _merge_fragments(text: str, clauses: list[Clause]) -> None:
     i = 0
     while i < len(clauses) - 1:
         c, n = clauses[i], clauses[i + 1]
-        if _word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted:
+        # A word set aside by a contrast ('..., rather than FLOPs, which ...') stays on its own.
+        if _word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted and not (c.negated and not n.negated):
             clauses[i + 1] = _make_clause(text, c.start, n.end, n.sentence, False, n.negated and not c.negated)
             del clauses[i]
         else:
