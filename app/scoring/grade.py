@@ -180,6 +180,17 @@ def _is_list_like(text: str) -> bool:
 _DANGLING = frozenset("that means mean is are was were because where when which whereby to of by with the a an than".split())
 
 
+def core_text(text: str) -> str:
+    """A checkpoint without its bracketed asides ('(for example Medusa or EAGLE)'): examples and
+    alternatives illustrate the point, they are not all required.
+
+    >>> core_text("A cheap drafter (a small model, Medusa heads or n-gram lookup) guesses the next tokens")
+    'A cheap drafter guesses the next tokens'
+    """
+    core = re.sub(r"\s*\([^()]*\)", "", text)
+    return core if len(content_words(core)) >= 3 else text
+
+
 @lru_cache(maxsize=16384)
 def substance(text: str) -> float:
     """0 for a bare list of terms or a fragment, rising to 1 for a full claim.
@@ -489,7 +500,8 @@ class _Alignment:
     def __init__(self, rubric: Rubric, windows: list[_Window], matcher: TermMatcher, encode_tokens: EncodeTokens):
         singles = {w.clauses[0]: w.text for w in windows if len(w.clauses) == 1}
         clause_ids = sorted(singles)
-        cp_texts = [clean_for_matching(p.text, matcher) for p in rubric.checkpoints]
+        # Word alignment reads the point itself, not its bracketed examples.
+        cp_texts = [clean_for_matching(core_text(p.text), matcher) for p in rubric.checkpoints]
         encoded = encode_tokens([singles[c] for c in clause_ids] + cp_texts)
         answer = encoded[: len(clause_ids)]
         self.column = {c: i for i, c in enumerate(clause_ids)}

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-7.073, partial_weights=(-4.655, 8.135, 2.299, 1.825, -0.709, -0.087, 4.868, 0.0, 0.0, 0.019, 10.204), covered_bias=-6.977, covered_weights=(-11.013, 8.172, 0.115, 3.881, 0.139, -0.122, 5.111, 0.0, -1.147, 1.946, 11.171))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.867, partial_weights=(-4.587, 8.126, 2.216, 2.013, -0.596, -0.125, 4.684, 0.0, 0.0, -0.545, 10.274), covered_bias=-6.816, covered_weights=(-11.086, 8.229, 0.037, 4.157, 0.263, -0.134, 4.942, 0.0, -1.18, 1.395, 11.317))
