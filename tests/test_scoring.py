@@ -315,8 +315,11 @@ def test_a_not_tail_sets_its_words_against_the_claim_without_cancelling_it(grade
     plain = grader.grade(dali, "DALI moves JPEG decoding, resizing and augmentation onto the GPU.")
     tailed = grader.grade(dali, "DALI moves JPEG decoding, resizing and augmentation onto the GPU, not the model computation.")
     assert tailed.states()["dali"] == plain.states()["dali"] == "covered"
-    ar = grader.grade(bank.get("allreduce-deep-dive"), "The reduced result ends up on every GPU, not just on one root GPU.")
-    assert ar.states()["allreduce-semantics"] == "covered" and not ar.misconceptions
+    ar_q = bank.get("allreduce-deep-dive")
+    ar = grader.grade(ar_q, "The reduced result ends up on every GPU, not just on one root GPU.")
+    ar_plain = grader.grade(ar_q, "The reduced result ends up on every GPU.")
+    assert ar.states()["allreduce-semantics"] == ar_plain.states()["allreduce-semantics"] != "missed"
+    assert not ar.misconceptions
     assert [(c.text, c.negated) for c in read_answer("TP stays inside the node on NVLink, not across nodes")] == [
         ("TP stays inside the node on NVLink", False), ("across nodes", True)]
 
