@@ -424,3 +424,16 @@ def test_a_fronted_contrast_sets_aside_only_up_to_its_comma():
     flags = [(c.text, c.negated) for c in read_answer("Fusion saves memory traffic rather than FLOPs, which is why it helps.")]
     assert flags == [("Fusion saves memory traffic", False), ("FLOPs", True), ("which is why it helps", False)]
     assert [c.negated for c in read_answer("Rather than a full sync, each rank only talks to its neighbour.")] == [True, False]
+
+
+def test_wait_the_verb_is_not_a_self_correction():
+    for text in ("Because a stage has to wait for its input, you get idle periods.", "GPUs wait idle while the pipeline fills.",
+                 "they wait until the previous stage is done"):
+        assert not any(c.retracted for c in read_answer(text)), text
+    # The spoken repair still takes back what came before it.
+    assert [c.retracted for c in read_answer("TP goes across nodes wait inside the node")] == [True, False]
+
+
+def test_not_being_able_to_explain_is_admitted_ignorance():
+    clauses = read_answer("I've heard of the ring but couldn't walk you through it. I can't explain the cost formula.")
+    assert [c.ignorance for c in clauses] == [False, True, True]

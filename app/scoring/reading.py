@@ -33,7 +33,12 @@ _CLAUSE_SPLIT = re.compile(
 
 # A self-correction: the words before it are taken back, the words after it stand.
 _CORRECTION = re.compile(
-    r"(?:,\s*|\s+|^)(?:no wait|wait no|wait|no no|no sorry|sorry|i mean|or rather|scratch that|"
+    r"(?:,\s*|\s+|^)(?:no wait|wait no|"
+    # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...'
+    r"(?<!\bto)(?<!\bll)(?<!\bwill)(?<!\bmust)(?<!\bcan)(?<!\bmay)(?<!\bd)(?<!\bnot)(?<!\bstill)(?<!\bjust)"
+    r"(?<!\bthey)(?<!\bwe)(?<!\bthat)(?<!\bwhich)(?<!\bstages)(?<!\bstage)(?<!\bgpus)(?<!\bgpu)"
+    r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)|"
+    r"no no|no sorry|sorry|i mean|or rather|scratch that|"
     r"actually no|correction|let me correct (?:that|myself)|i take that back|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,]|$)[,\s]*",
@@ -70,7 +75,9 @@ _CONTRAST_END = re.compile(r",\s+")
 
 _IGNORANCE = re.compile(
     r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
-    r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell)|"
+    r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell|explain|describe|derive|"
+    r"walk (?:you )?through)|"
+    r"(?:^|\bbut\s+|\band\s+)(?:couldn't|could not|can't|cannot)\s+(?:really\s+)?(?:explain|describe|derive|walk (?:you )?through)|"
     r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
     r"i(?:'ve| have)? never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
     r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything))\b",
