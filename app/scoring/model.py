@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.867, partial_weights=(-4.587, 8.126, 2.216, 2.013, -0.596, -0.125, 4.684, 0.0, 0.0, -0.545, 10.274), covered_bias=-6.816, covered_weights=(-11.086, 8.229, 0.037, 4.157, 0.263, -0.134, 4.942, 0.0, -1.18, 1.395, 11.317))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.876, partial_weights=(-4.529, 8.146, 2.272, 1.975, -0.583, -0.137, 4.689, 0.0, 0.0, -0.574, 10.241), covered_bias=-6.792, covered_weights=(-11.113, 8.415, 0.117, 4.016, 0.321, -0.185, 4.959, 0.0, -2.432, 1.402, 11.319))

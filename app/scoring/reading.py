@@ -90,8 +90,10 @@ _NEGATION = re.compile(
     re.I,
 )
 _HEDGE = re.compile(
-    r"\b(?:i think|i guess|i believe|maybe|probably|perhaps|possibly|something like|sort of|kind of|"
-    r"if i remember|iirc|i'?m guessing|not (?:totally|entirely|100%) sure|roughly)\b",
+    # Doubt about what one knows; not approximation ('roughly 2x', 'something like 150 FLOPs per
+    # byte') and not the fillers of speech ('it's kind of like a relay').
+    r"\b(?:i think|i guess|i believe|maybe|probably|perhaps|possibly|if i remember|iirc|i'?m guessing|"
+    r"not (?:totally|entirely|100%) sure|as far as i know|afaik|i assume|i'?d guess)\b",
     re.I,
 )
 # Someone else's view, reported rather than asserted: 'people sometimes say ...', 'you might think ...'.
