@@ -437,3 +437,34 @@ def test_wait_the_verb_is_not_a_self_correction():
 def test_not_being_able_to_explain_is_admitted_ignorance():
     clauses = read_answer("I've heard of the ring but couldn't walk you through it. I can't explain the cost formula.")
     assert [c.ignorance for c in clauses] == [False, True, True]
+
+
+@pytest.mark.parametrize("text, flags", [
+    # A repair that swaps a word takes back only that clause, not the claim before it.
+    ("TP splits each layer's weight matrices across GPUs, which means every GPU holds a shard, sorry, a slice of every layer.",
+     ["", "R", ""]),
+    # An unpunctuated 'instead of' cannot show where the set-aside part ends: nothing is negated.
+    ("instead of splitting each layer pipeline parallelism puts consecutive layers on each gpu as stages", [""]),
+    # The speaker's reply to a reported view is their own claim.
+    ("People think TP is the same as DP, and the difference is that TP splits each layer's weight matrices.", ["P", ""]),
+    ("You often hear that tensor parallelism needs NVLink, and it does, because it does an all-reduce in every layer.", ["P", "", ""]),
+    ("The trap is that the pipeline bubble grows with the number of stages, so you need many more micro-batches.", ["", ""]),
+    # A list after a contrast is set aside whole.
+    ("PP sends activations point to point, as opposed to an all-reduce, all-gather or reduce-scatter over every GPU.", ["", "N"]),
+])
+def test_reading_after_review(text, flags):
+    got = ["".join(f for f, on in (("N", c.negated), ("R", c.retracted), ("P", c.reported)) if on) for c in read_answer(text)]
+    assert got == flags, [(c.text, g) for c, g in zip(read_answer(text), got)]
+
+
+def test_a_bare_subject_before_an_aside_keeps_its_claim_away_from_the_aside(grader, bank):
+    r = grader.grade(bank.get("tensor-vs-pipeline-parallelism"),
+                     "Pipeline parallelism, as opposed to tensor parallelism, is the natural choice across nodes over InfiniBand.")
+    assert "tp-across-nodes" not in [m.id for m in r.misconceptions]
+
+
+def test_real_words_are_not_spelled_into_opposites():
+    from app.scoring import polarity
+
+    assert polarity.spelled("extensive charged possibly seperated") == "extensive charged possibly separated"
+    assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")

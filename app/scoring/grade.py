@@ -177,7 +177,8 @@ def _is_list_like(text: str) -> bool:
 
 
 # Words a clause cannot end on when it makes a claim of its own.
-_DANGLING = frozenset("that means mean is are was were because where when which whereby to of by with the a an than".split())
+_DANGLING = frozenset("means mean is are was were because where when which whereby to of by with the a an than".split())
+_BEFORE_THAT = frozenset("means mean is are was were says say so such".split())  # 'fixes that' is a claim
 
 
 def core_text(text: str) -> str:
@@ -187,7 +188,7 @@ def core_text(text: str) -> str:
     >>> core_text("A cheap drafter (a small model, Medusa heads or n-gram lookup) guesses the next tokens")
     'A cheap drafter guesses the next tokens'
     """
-    core = re.sub(r"\s*\([^()]*\)", "", text)
+    core = re.sub(r"\s+\([^()]*\)", "", text)  # 'min(1, p / q)' is a formula, not an aside
     return core if len(content_words(core)) >= 3 else text
 
 
@@ -197,8 +198,8 @@ def substance(text: str) -> float:
 
     >>> substance("quantization, pruning, distillation, TensorRT"), substance("INT8 halves memory traffic again")
     (0.0, 0.75)
-    >>> substance("Continuous batching means that")
-    0.0
+    >>> substance("Continuous batching means that"), substance("1F1B fixes that")
+    (0.0, 0.25)
     """
     if _is_list_like(text):
         return 0.0
@@ -206,7 +207,7 @@ def substance(text: str) -> float:
     n = len(toks)
     if n < 3:
         return 0.0
-    if n <= 6 and toks[-1] in _DANGLING:
+    if n <= 6 and (toks[-1] in _DANGLING or toks[-1] == "that" and toks[-2] in _BEFORE_THAT) and not text.rstrip().endswith("("):
         return 0.0  # a stub whose claim follows elsewhere: 'continuous batching means that'
 
     base = min(1.0, (n - 2) / 4)

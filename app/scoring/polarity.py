@@ -61,6 +61,14 @@ _LEXICON = tuple(
 )
 
 
+# Real words one slip away from an opposite word: never 'corrected'.
+_REAL_WORDS = frozenset(
+    """extensive possibly compete competed competes charged uncharged discharged assent connector connectors
+    collected corrected directed detected protected selected reflected rejected separate inaccurately complex
+    completes completed changes changer hanged ranged identity""".split()
+)
+
+
 @lru_cache(maxsize=65536)
 def spelled(text: str) -> str:
     """``text`` with one-slip misspellings of the opposite words (6+ letters) spelled right.
@@ -68,7 +76,7 @@ def spelled(text: str) -> str:
     >>> spelled("the terminal is not seperated from terminal 6, they collected it")
     'the terminal is not separated from terminal 6, they collected it'
     """
-    words = set(re.findall(r"[a-z]{6,}", text)) - set(_LEXICON)
+    words = set(re.findall(r"[a-z]{6,}", text)) - set(_LEXICON) - _REAL_WORDS
     if not words:
         return text
     fixes = {}
@@ -96,6 +104,8 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     ()
     """
     text = spelled(text.lower())
+    # 'no doubt', 'not only' negate nothing, near a word or not (same length: offsets stay).
+    text = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text)
     if is_negated is None:
         is_negated = negated(text)
     flip = -1 if is_negated else 1

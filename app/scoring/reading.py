@@ -72,6 +72,7 @@ _BARE_RETRACTION = re.compile(
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*", re.I)
 
 _CONTRAST_END = re.compile(r",\s+")
+_LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
 
 _IGNORANCE = re.compile(
     r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
@@ -102,8 +103,9 @@ _REPORTED = re.compile(
     r"(?:say|said|think|thought|claim|believe|assume|argue|suggest|expect)|"
     r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|"
     r"you(?:'ll| will| often| sometimes| may| might| frequently)? (?:hear|read|see it (?:said|claimed|written))|"
-    r"(?:misreading|misunderstanding|misconception|mistake|myth|fallacy|pitfall|trap|error) (?:is|would be|being) "
+    r"(?:misreading|misunderstanding|misconception|myth|fallacy) (?:is|would be|being) "
     r"(?:that|to (?:think|assume|believe|say)|thinking|believing|assuming|saying)|"
+    r"(?:mistake|pitfall|trap|error) (?:is|would be|being) (?:to (?:think|assume|believe|say)|thinking|believing|assuming|saying)|"
     r"you'?d (?:think|assume|expect|be forgiven for thinking)|(?:it'?s|it is) tempting to (?:think|assume|say|believe)|"
     r"(?:a |the )?naive (?:view|answer|reading|picture|take)|"
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
@@ -203,23 +205,29 @@ def read_answer(answer: str) -> list[Clause]:
             (pieces[0][0] > s0 and _CORRECTION.match(answer, s0))
             or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
         )
-        if not pieces and clauses and _CORRECTION.match(answer, s0, s1):
-            _retract_sentence_end(answer, clauses, len(clauses))  # 'Scratch that.' on its own
+        if not pieces and clauses and _takes_back(answer[s0:s1]):
+            _retract_sentence_end(answer, clauses, len(clauses), premise=True)  # 'Scratch that.' on its own
         if starts_with_fix and clauses:
-            _retract_sentence_end(answer, clauses, len(clauses))
-        for (p0, p1), retracted in zip(pieces, corrected):
+            _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
+        for n_piece, ((p0, p1), retracted) in enumerate(zip(pieces, corrected)):
             first_new = len(clauses)
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
                 set_aside = {m.end() for m in _CONTRAST.finditer(answer, c0, c1)}
                 pieces_ = []
-                for x0, x1 in contrast:
+                for k, (x0, x1) in enumerate(contrast):
                     after = x0 in set_aside  # also 'Instead of X, Y' at the start of a clause
                     # What is set aside runs to the next comma: 'instead of waiting for the batch,
-                    # the server adds requests' goes on to say what is claimed.
+                    # the server adds requests' goes on to say what is claimed. Not when a bare
+                    # subject stands before the aside ('PP, as opposed to TP, is ...': the claim
+                    # would lose its subject), nor through a list ('..., as opposed to X, Y or Z').
                     comma = _CONTRAST_END.search(answer, x0, x1) if after else None
-                    if comma and _word_count(answer[comma.end() : x1]) >= 3:
+                    rest = answer[comma.end() : x1] if comma else ""
+                    bare_subject = k > 0 and _word_count(answer[contrast[k - 1][0] : contrast[k - 1][1]]) <= 3
+                    if comma and _word_count(rest) >= 3 and not bare_subject and not _LIST_GOES_ON.match(rest):
                         pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
+                    elif after and k == 0 and not comma:
+                        pieces_.append((x0, x1, False))  # 'instead of X Y' unpunctuated: cannot tell where X ends
                     else:
                         pieces_.append((x0, x1, after))
                 for x0, x1, after_contrast in pieces_:
@@ -231,7 +239,8 @@ def read_answer(answer: str) -> list[Clause]:
             # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
             if retracted and len(clauses) > first_new:
-                _retract_sentence_end(answer, clauses, len(clauses), first_new)
+                marker = answer[p1 : pieces[n_piece + 1][0]]
+                _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
@@ -242,7 +251,7 @@ def read_answer(answer: str) -> list[Clause]:
             if clauses[i - 1].sentence == c.sentence:
                 clauses[i - 1] = _replace(clauses[i - 1], retracted=True)
             else:
-                _retract_sentence_end(answer, clauses, i)
+                _retract_sentence_end(answer, clauses, i, premise=True)
     return clauses
 
 
@@ -251,9 +260,20 @@ def read_answer(answer: str) -> list[Clause]:
 _CONSEQUENCE = re.compile(r"\s*(?:and\s+)?(?:so|which means|that means|meaning|hence|therefore|thus)\b", re.I)
 
 
-def _retract_sentence_end(text: str, clauses: list[Clause], end: int, first: int | None = None) -> None:
-    """Mark as taken back what a correction refers to: the clause before ``end``, and, when that
-    clause only draws a consequence, the claim it follows from (not before ``first``).
+# Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
+# swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
+_TAKE_BACK = re.compile(r"[\s,.!?;:\u2026-]*(?:actually no|no wait|wait no|no no|no|nope|scratch that|i take (?:it|that) back|"
+                        r"correction|let me correct (?:that|myself))[\s,.!?;:\u2026-]*", re.I)
+
+
+def _takes_back(marker: str) -> bool:
+    return bool(_TAKE_BACK.fullmatch(marker))
+
+
+def _retract_sentence_end(text: str, clauses: list[Clause], end: int, first: int | None = None, *, premise: bool = False) -> None:
+    """Mark as taken back what a correction refers to: the clause before ``end``, and, when the
+    correction takes it back outright (``premise``) and that clause only draws a consequence,
+    the claim it follows from (not before ``first``).
 
     >>> [c.retracted for c in read_answer("TP is cheap. Streams always run in parallel, so more streams is faster... actually no.")]
     [False, True, True]
@@ -267,15 +287,17 @@ def _retract_sentence_end(text: str, clauses: list[Clause], end: int, first: int
         k -= 1  # a stray 'and' between them
         clauses[k] = _replace(clauses[k], retracted=True)
     # Written text only ('X, so Y'): in unpunctuated speech 'so' is as often a filler.
-    if k > first and clauses[k - 1].sentence == clauses[k].sentence and _CONSEQUENCE.match(clauses[k].text) and (
+    if premise and k > first and clauses[k - 1].sentence == clauses[k].sentence and _CONSEQUENCE.match(clauses[k].text) and (
         "," in text[clauses[k - 1].end : clauses[k].start]
     ):
         clauses[k - 1] = _replace(clauses[k - 1], retracted=True)
 
 
 # Openers of the speaker's own reply to a view they reported: 'People think X, but ...'.
-_REPLY = re.compile(r"\s*(?:but|however|whereas|although|though|while|yet|instead|actually|in fact|in reality|really|"
-                    r"that'?s|this is|which is)\b", re.I)
+_REPLY = re.compile(r"\s*(?:(?:and|so)\s+)?(?:but|however|whereas|although|though|while|yet|instead|actually|in fact|"
+                    r"in reality|really|in practice|that'?s|this is|which is|the (?:truth|reality|difference|real|right|correct)|"
+                    r"(?:it|that|this)(?:'s| is| does)(?:\s+(?:true|right|correct|so))?\s*$)", re.I)
+_AGREES = re.compile(r"\b(?:actually|in fact|true|right|correct|indeed)\b", re.I)
 
 
 def _carry_reported(text: str, clauses: list[Clause]) -> None:
@@ -291,8 +313,10 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
         if not c.reported or n.reported or n.sentence != c.sentence or n.retracted:
             continue
         gap = text[c.end : n.start]
-        if _REPLY.match(n.text) or n.negated or (":" in gap and _word_count(c.text) > 4) or "(" in gap or ")" in gap:
+        if _REPLY.match(n.text) or _AGREES.search(n.text) or n.negated or (":" in gap and _word_count(c.text) > 4) or "(" in gap or ")" in gap:
             continue
+        if re.match(r"\s*so\b", n.text, re.I) and "," not in gap:
+            continue  # unpunctuated 'so' may start the speaker's own conclusion
         clauses[i + 1] = _replace(n, reported=True)
 
 
