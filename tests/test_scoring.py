@@ -468,3 +468,23 @@ def test_real_words_are_not_spelled_into_opposites():
 
     assert polarity.spelled("extensive charged possibly seperated") == "extensive charged possibly separated"
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
+
+
+def test_a_wrong_claim_with_a_negated_consequence_is_read_clause_by_clause(tmp_path):
+    # The wrong claim 'X only attends within its chunk, so tokens never attend across chunks' is
+    # asserted by 'each GPU computes attention only among its own chunk's tokens', whose lack of a
+    # 'never' does not make it the opposite.
+    from app.bank.loader import load_bank
+    from app.grading.offline import OfflineGrader
+
+    (tmp_path / "cp.yaml").write_text(
+        "id: cp\ntitle: Context parallelism\ntopic: t\nprompt: How does context parallelism handle attention?\n"
+        "checkpoints:\n  - id: ring\n    text: Each GPU keeps its queries and passes key and value blocks around a ring so every token attends to all earlier tokens.\n"
+        "misconceptions:\n  - id: own-chunk\n    text: Each GPU only computes attention among the tokens of its own chunk, so tokens never attend across chunk boundaries.\n"
+    )
+    bank = load_bank(tmp_path)
+    grader = OfflineGrader(bank.glossary)
+    r = grader.grade(bank.get("cp"), "Each GPU computes attention only among the tokens in its own chunk, which keeps it cheap.")
+    assert [m.id for m in r.misconceptions] == ["own-chunk"]
+    right = grader.grade(bank.get("cp"), "Each GPU passes its key and value blocks around a ring, so tokens do attend across chunk boundaries.")
+    assert right.misconceptions == []

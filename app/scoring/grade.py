@@ -715,7 +715,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         sim = float(sims_m.max())
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
-        if polarity.contradicts(w.text, ref_text, clause_negated=w.negated):
+        if _opposes(w, _reference_clauses(ref_text, matcher)):  # against the part of the claim it speaks to
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
