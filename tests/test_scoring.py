@@ -488,3 +488,20 @@ def test_a_wrong_claim_with_a_negated_consequence_is_read_clause_by_clause(tmp_p
     assert [m.id for m in r.misconceptions] == ["own-chunk"]
     right = grader.grade(bank.get("cp"), "Each GPU passes its key and value blocks around a ring, so tokens do attend across chunk boundaries.")
     assert right.misconceptions == []
+
+
+def test_a_limited_quantity_is_not_the_wrong_claims_all(tmp_path):
+    from app.bank.loader import load_bank
+    from app.grading.offline import OfflineGrader
+
+    (tmp_path / "moe.yaml").write_text(
+        "id: moe\ntitle: MoE\ntopic: t\nprompt: How does a mixture-of-experts layer route tokens?\n"
+        "checkpoints:\n  - id: top-k\n    text: A router scores the experts for each token and sends it to its top-k experts, whose outputs are weighted by the router.\n"
+        "misconceptions:\n  - id: every-expert-runs\n    text: Every token is processed by all the experts and their outputs are averaged.\n"
+    )
+    bank = load_bank(tmp_path)
+    grader = OfflineGrader(bank.glossary)
+    ok = grader.grade(bank.get("moe"), "Each token is sent to its top one or two experts and their outputs are combined with the gate weights.")
+    assert ok.misconceptions == []
+    wrong = grader.grade(bank.get("moe"), "Each token goes through all the experts and their outputs get averaged together.")
+    assert [m.id for m in wrong.misconceptions] == ["every-expert-runs"]

@@ -692,6 +692,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_dir = direction(clean_for_matching(m.text, matcher))
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
+    m_all = bool(_ALL.search(clean_for_matching(m.text, matcher)))
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
     m_canon = clean_for_matching(m.text, matcher)
@@ -736,6 +737,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
                                matcher, m_own, m_absolute)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
+        if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
+            continue  # 'each token goes to its top one or two experts' is not 'to all the experts'
 
         correct = float(cp_sim[i].max())
         if corr_ref is not None:
@@ -853,6 +856,10 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
 _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "inter", "among", "span", "spanning"})
 
 # Overclaiming words: a wrong claim often makes a hedged truth absolute.
+# 'all the experts', 'all of the GPUs' against 'its top two experts', 'only a few of them'.
+_ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
+_LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or three|a few|only (?:one|two|\d+|k|some|a subset)|"
+                      r"\d+ (?:out )?of (?:the |its )?\d+|a subset|a handful)\b")
 _ABSOLUTE = re.compile(
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
