@@ -505,3 +505,18 @@ def test_a_limited_quantity_is_not_the_wrong_claims_all(tmp_path):
     assert ok.misconceptions == []
     wrong = grader.grade(bank.get("moe"), "Each token goes through all the experts and their outputs get averaged together.")
     assert [m.id for m in wrong.misconceptions] == ["every-expert-runs"]
+
+
+def test_a_stated_requirement_is_not_the_wrong_claim_that_it_suffices(tmp_path):
+    from app.bank.loader import load_bank
+    from app.grading.offline import OfflineGrader
+
+    (tmp_path / "st.yaml").write_text(
+        "id: st\ntitle: Streams\ntopic: t\nprompt: How do you overlap host-to-device copies with compute?\n"
+        "checkpoints:\n  - id: pinned\n    text: The host buffer must be pinned (page-locked) for an async copy to overlap with kernels.\n"
+        "misconceptions:\n  - id: async-is-enough\n    text: Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.\n"
+    )
+    bank = load_bank(tmp_path)
+    grader = OfflineGrader(bank.glossary)
+    ok = grader.grade(bank.get("st"), "To overlap transfers with compute you need pinned host memory and an async copy on a side stream.")
+    assert ok.misconceptions == []

@@ -693,6 +693,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_dir = direction(clean_for_matching(m.text, matcher))
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
     m_all = bool(_ALL.search(clean_for_matching(m.text, matcher)))
+    m_enough = bool(_ENOUGH.search(clean_for_matching(m.text, matcher)))
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
     m_canon = clean_for_matching(m.text, matcher)
@@ -737,6 +738,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
                                matcher, m_own, m_absolute)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
+        if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
+            continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
         if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
             continue  # 'each token goes to its top one or two experts' is not 'to all the experts'
 
@@ -860,6 +863,10 @@ _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "
 _ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
 _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or three|a few|only (?:one|two|\d+|k|some|a subset)|"
                       r"\d+ (?:out )?of (?:the |its )?\d+|a subset|a handful)\b")
+# A claim that something suffices ('the async call is enough, whatever memory') against a clause
+# that states a requirement ('you need pinned memory').
+_ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b")
+_REQUIRES = re.compile(r"\b(?:needs?|needed|must|requires?|required|has to|have to|only (?:works|helps|if|when))\b")
 _ABSOLUTE = re.compile(
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
