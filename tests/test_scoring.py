@@ -470,53 +470,39 @@ def test_real_words_are_not_spelled_into_opposites():
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
 
 
-def test_a_wrong_claim_with_a_negated_consequence_is_read_clause_by_clause(tmp_path):
-    # The wrong claim 'X only attends within its chunk, so tokens never attend across chunks' is
-    # asserted by 'each GPU computes attention only among its own chunk's tokens', whose lack of a
-    # 'never' does not make it the opposite.
-    from app.bank.loader import load_bank
-    from app.grading.offline import OfflineGrader
-
-    (tmp_path / "cp.yaml").write_text(
-        "id: cp\ntitle: Context parallelism\ntopic: t\nprompt: How does context parallelism handle attention?\n"
-        "checkpoints:\n  - id: ring\n    text: Each GPU keeps its queries and passes key and value blocks around a ring so every token attends to all earlier tokens.\n"
-        "misconceptions:\n  - id: own-chunk\n    text: Each GPU only computes attention among the tokens of its own chunk, so tokens never attend across chunk boundaries.\n"
-    )
-    bank = load_bank(tmp_path)
-    grader = OfflineGrader(bank.glossary)
-    r = grader.grade(bank.get("cp"), "Each GPU computes attention only among the tokens in its own chunk, which keeps it cheap.")
-    assert [m.id for m in r.misconceptions] == ["own-chunk"]
-    right = grader.grade(bank.get("cp"), "Each GPU passes its key and value blocks around a ring, so tokens do attend across chunk boundaries.")
-    assert right.misconceptions == []
+def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str) -> list[list[str]]:
+    """The misconceptions found in each answer to a one-checkpoint, one-misconception question."""
+    q = Question.model_validate({"id": "q", "title": "One claim", "topic": "t", "prompt": "Explain how it works.",
+                                 "checkpoints": [{"id": "c", "text": checkpoint}], "misconceptions": [{"id": "m", "text": misconception}]})
+    return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
 
 
-def test_a_limited_quantity_is_not_the_wrong_claims_all(tmp_path):
-    from app.bank.loader import load_bank
-    from app.grading.offline import OfflineGrader
-
-    (tmp_path / "moe.yaml").write_text(
-        "id: moe\ntitle: MoE\ntopic: t\nprompt: How does a mixture-of-experts layer route tokens?\n"
-        "checkpoints:\n  - id: top-k\n    text: A router scores the experts for each token and sends it to its top-k experts, whose outputs are weighted by the router.\n"
-        "misconceptions:\n  - id: every-expert-runs\n    text: Every token is processed by all the experts and their outputs are averaged.\n"
-    )
-    bank = load_bank(tmp_path)
-    grader = OfflineGrader(bank.glossary)
-    ok = grader.grade(bank.get("moe"), "Each token is sent to its top one or two experts and their outputs are combined with the gate weights.")
-    assert ok.misconceptions == []
-    wrong = grader.grade(bank.get("moe"), "Each token goes through all the experts and their outputs get averaged together.")
-    assert [m.id for m in wrong.misconceptions] == ["every-expert-runs"]
+def test_a_wrong_claim_with_a_negated_consequence_is_read_clause_by_clause(grader):
+    # 'each GPU computes attention only among its own chunk's tokens' asserts the wrong claim even
+    # without its 'never'; the ring, stated, does not.
+    assert _wrong_claims(
+        grader,
+        "Each GPU keeps its queries and passes key and value blocks around a ring so every token attends to all earlier tokens.",
+        "Each GPU only computes attention among the tokens of its own chunk, so tokens never attend across chunk boundaries.",
+        "Each GPU computes attention only among the tokens in its own chunk, which keeps it cheap.",
+        "Each GPU passes its key and value blocks around a ring, so tokens do attend across chunk boundaries.",
+    ) == [["m"], []]
 
 
-def test_a_stated_requirement_is_not_the_wrong_claim_that_it_suffices(tmp_path):
-    from app.bank.loader import load_bank
-    from app.grading.offline import OfflineGrader
+def test_a_limited_quantity_is_not_the_wrong_claims_all(grader):
+    assert _wrong_claims(
+        grader,
+        "A router scores the experts for each token and sends it to its top-k experts, whose outputs are weighted by the router.",
+        "Every token is processed by all the experts and their outputs are averaged.",
+        "Each token is sent to its top one or two experts and their outputs are combined with the gate weights.",
+        "Each token goes through all the experts and their outputs get averaged together.",
+    ) == [[], ["m"]]
 
-    (tmp_path / "st.yaml").write_text(
-        "id: st\ntitle: Streams\ntopic: t\nprompt: How do you overlap host-to-device copies with compute?\n"
-        "checkpoints:\n  - id: pinned\n    text: The host buffer must be pinned (page-locked) for an async copy to overlap with kernels.\n"
-        "misconceptions:\n  - id: async-is-enough\n    text: Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.\n"
-    )
-    bank = load_bank(tmp_path)
-    grader = OfflineGrader(bank.glossary)
-    ok = grader.grade(bank.get("st"), "To overlap transfers with compute you need pinned host memory and an async copy on a side stream.")
-    assert ok.misconceptions == []
+
+def test_a_stated_requirement_is_not_the_wrong_claim_that_it_suffices(grader):
+    assert _wrong_claims(
+        grader,
+        "The host buffer must be pinned (page-locked) for an async copy to overlap with kernels.",
+        "Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.",
+        "To overlap transfers with compute you need pinned host memory and an async copy on a side stream.",
+    ) == [[]]
