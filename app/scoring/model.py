@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.876, partial_weights=(-4.529, 8.146, 2.272, 1.975, -0.583, -0.137, 4.689, 0.0, 0.0, -0.574, 10.241), covered_bias=-6.792, covered_weights=(-11.113, 8.415, 0.117, 4.016, 0.321, -0.185, 4.959, 0.0, -2.432, 1.402, 11.319))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.778, partial_weights=(-4.627, 8.199, 2.757, 1.783, -0.58, -0.074, 4.7, 0.0, 0.0, -1.058, 10.424), covered_bias=-6.804, covered_weights=(-10.945, 8.228, 0.564, 3.911, 0.294, -0.201, 4.965, 0.0, -2.396, 0.915, 11.463))
