@@ -506,3 +506,12 @@ def test_a_stated_requirement_is_not_the_wrong_claim_that_it_suffices(grader):
         "Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.",
         "To overlap transfers with compute you need pinned host memory and an async copy on a side stream.",
     ) == [[]]
+
+
+def test_just_needing_something_is_saying_it_suffices(grader):
+    assert _wrong_claims(
+        grader,
+        "The host buffer must be pinned (page-locked) for an async copy to overlap with kernels.",
+        "Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.",
+        "You just need the async copy call and the copy overlaps with compute, whatever host memory it comes from.",
+    ) == [["m"]]

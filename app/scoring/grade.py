@@ -866,7 +866,8 @@ _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or t
 # A claim that something suffices ('the async call is enough, whatever memory') against a clause
 # that states a requirement ('you need pinned memory').
 _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b")
-_REQUIRES = re.compile(r"\b(?:needs?|needed|must|requires?|required|has to|have to|only (?:works|helps|if|when))\b")
+_REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
+                       r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _ABSOLUTE = re.compile(
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
