@@ -515,3 +515,15 @@ def test_just_needing_something_is_saying_it_suffices(grader):
         "Using the async copy call is enough for the copy to overlap with compute, whatever host memory it comes from.",
         "You just need the async copy call and the copy overlaps with compute, whatever host memory it comes from.",
     ) == [["m"]]
+
+
+def test_plain_synonyms_count_as_the_rubrics_words(grader, bank):
+    from app.scoring.grade import _SYNONYMS
+    from app.scoring.text import stem
+
+    assert stem("idle") in _SYNONYMS[stem("waiting")]
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    waiting = grader.grade_core(tvp, "With pipeline parallelism some GPUs end up waiting while the pipeline fills.")
+    unrelated = grader.grade_core(tvp, "With pipeline parallelism some GPUs end up loud while the pipeline fills.")
+    feats = lambda g: dict(next(c for c in g.checkpoints if c.id == "pipeline-bubble").features)
+    assert feats(waiting)["concepts"] > feats(unrelated)["concepts"]

@@ -42,7 +42,7 @@ from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.terms import TermMatcher
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, tokenize
+from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, stem, tokenize
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -228,6 +228,11 @@ def _overlap(ref_words: frozenset[str], ref_keys: frozenset[str], words: frozens
     return hit / total
 
 
+_SYNONYMS: dict[str, frozenset[str]] = {
+    stem(a): frozenset(stem(b) for b in group if stem(b) != stem(a)) for group in polarity.SYNONYM_GROUPS for a in group
+}
+
+
 def _near_words(vocabulary: frozenset[str], words: frozenset[str]) -> dict[str, frozenset[str]]:
     """For each answer word, the rubric words (6+ letters) it is a near miss of
     ('quantisation' -> 'quantization'), found in one vectorised pass."""
@@ -310,6 +315,10 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
             )
         )
     near = _near_words(vocabulary, frozenset().union(*(w.words for w in windows)))
+    for word in frozenset().union(*(w.words for w in windows)):
+        same = _SYNONYMS.get(word, frozenset()) & vocabulary  # 'waiting' for the rubric's 'idle'
+        if same:
+            near[word] = near.get(word, frozenset()) | same
     if near:
         for w in windows:
             w.near = frozenset().union(*(near.get(x, frozenset()) for x in w.words))

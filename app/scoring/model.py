@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.778, partial_weights=(-4.627, 8.199, 2.757, 1.783, -0.58, -0.074, 4.7, 0.0, 0.0, -1.058, 10.424), covered_bias=-6.804, covered_weights=(-10.945, 8.228, 0.564, 3.911, 0.294, -0.201, 4.965, 0.0, -2.396, 0.915, 11.463))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.742, partial_weights=(-4.652, 8.203, 2.779, 1.973, -0.586, -0.09, 4.707, 0.0, 0.0, -1.083, 10.27), covered_bias=-6.768, covered_weights=(-10.977, 8.211, 0.555, 4.094, 0.284, -0.21, 4.968, 0.0, -2.386, 0.953, 11.281))

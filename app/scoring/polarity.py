@@ -69,6 +69,26 @@ _REAL_WORDS = frozenset(
 )
 
 
+# Plain words that say the same thing, for matching an answer's words with a rubric's: the
+# single-word members of each side of OPPOSITES, plus a few everyday pairs.
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset({"connected", "linked", "attached", "joined"}),
+    frozenset({"disconnected", "separated", "unconnected", "isolated", "detached", "broken", "gap"}),
+    frozenset({"same", "identical", "equal", "unchanged"}),
+    frozenset({"faster", "quicker"}),
+    frozenset({"slower"}),
+    frozenset({"idle", "waiting", "wait", "waits", "stall", "stalls", "stalled"}),
+    frozenset({"busy", "occupied"}),
+    frozenset({"cheap", "cheaper", "inexpensive"}),
+    frozenset({"expensive", "costly", "costlier"}),
+    frozenset({"exact", "lossless"}),
+    frozenset({"approximate", "lossy"}),
+    frozenset({"full", "complete"}),
+    frozenset({"big", "large", "huge"}),
+    frozenset({"small", "tiny"}),
+)
+
+
 @lru_cache(maxsize=65536)
 def spelled(text: str) -> str:
     """``text`` with one-slip misspellings of the opposite words (6+ letters) spelled right.
