@@ -91,9 +91,6 @@ class Report:
         }
 
 
-STATES = ("covered", "partial", "missed")
-
-
 def parse_gold_row(line: str) -> dict[str, Any]:
     """One labelled row, checked: the contract-2 input plus ``checkpoints`` (id -> state),
     optional ``misconceptions`` (ids) and ``rating`` (1-5). Raises ValueError saying what is wrong."""

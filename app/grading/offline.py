@@ -11,10 +11,10 @@ import numpy as np
 
 from app.bank.schema import GlossaryTerm, Question
 from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, MisconceptionResult
-from app.scoring.text import replace_lone_surrogates
 from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
+from app.scoring.text import replace_lone_surrogates
 
 log = logging.getLogger(__name__)
 

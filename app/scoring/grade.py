@@ -181,6 +181,7 @@ _DANGLING = frozenset("means mean is are was were because where when which where
 _BEFORE_THAT = frozenset("means mean is are was were says say so such".split())  # 'fixes that' is a claim
 
 
+@lru_cache(maxsize=4096)
 def core_text(text: str) -> str:
     """A checkpoint without its bracketed asides ('(for example Medusa or EAGLE)'): examples and
     alternatives illustrate the point, they are not all required.
@@ -234,18 +235,19 @@ _SYNONYMS: dict[str, frozenset[str]] = {
 
 
 def _near_words(vocabulary: frozenset[str], words: frozenset[str]) -> dict[str, frozenset[str]]:
-    """For each answer word, the rubric words (6+ letters) it is a near miss of
-    ('quantisation' -> 'quantization'), found in one vectorised pass."""
+    """For each answer word, the rubric words it stands for without being them: near misses of
+    6+ letters ('quantisation' -> 'quantization'), found in one vectorised pass, and plain
+    synonyms ('waiting' for the rubric's 'idle')."""
+    out = {w: same for w in words if (same := _SYNONYMS.get(w, frozenset()) & vocabulary)}
     refs = sorted(w for w in vocabulary if len(w) >= 6)
     cands = sorted(w for w in words if len(w) >= 5)
     if not refs or not cands:
-        return {}
+        return out
     scores = process.cdist(refs, cands, scorer=fuzz.ratio, score_cutoff=85, dtype=np.uint8)
-    out: dict[str, frozenset[str]] = {}
     for j, c in enumerate(cands):
         hits = frozenset(refs[i] for i in np.flatnonzero(scores[:, j]) if refs[i] != c)
         if hits:
-            out[c] = hits
+            out[c] = out.get(c, frozenset()) | hits
     return out
 
 
@@ -315,10 +317,6 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
             )
         )
     near = _near_words(vocabulary, frozenset().union(*(w.words for w in windows)))
-    for word in frozenset().union(*(w.words for w in windows)):
-        same = _SYNONYMS.get(word, frozenset()) & vocabulary  # 'waiting' for the rubric's 'idle'
-        if same:
-            near[word] = near.get(word, frozenset()) | same
     if near:
         for w in windows:
             w.near = frozenset().union(*(near.get(x, frozenset()) for x in w.words))
@@ -699,13 +697,12 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_claims = (m.text, *m.examples)
     m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
-    m_dir = direction(clean_for_matching(m.text, matcher))
+    m_canon = clean_for_matching(m.text, matcher)
+    m_dir = direction(m_canon)
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
-    m_all = bool(_ALL.search(clean_for_matching(m.text, matcher)))
-    m_enough = bool(_ENOUGH.search(clean_for_matching(m.text, matcher)))
+    m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
-    m_canon = clean_for_matching(m.text, matcher)
     m_subjects = _subjects(m_canon, matcher)
     other_subjects = (_subjects(clean_for_matching(m.correction, matcher), matcher) - m_subjects) if m.correction else set()
     m_subjects = {_first_subject(m_canon, matcher)} - {None}  # what the claim is about: its first concept

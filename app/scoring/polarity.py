@@ -108,6 +108,8 @@ def spelled(text: str) -> str:
     if not fixes:
         return text
     return re.sub(r"[a-z]{6,}", lambda m: fixes.get(m.group(), m.group()), text)
+
+
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'.
 _LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot)|n't)\b(?:\s+[\w-]+){0,3}\s+$")

@@ -32,14 +32,16 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 # A self-correction: the words before it are taken back, the words after it stand.
+# Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
+# swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
+_OUTRIGHT = r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back"
 _CORRECTION = re.compile(
-    r"(?:,\s*|\s+|^)(?:no wait|wait no|"
+    rf"(?:,\s*|\s+|^)(?:{_OUTRIGHT}|"
     # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...'
     r"(?<!\bto)(?<!\bll)(?<!\bwill)(?<!\bmust)(?<!\bcan)(?<!\bmay)(?<!\bd)(?<!\bnot)(?<!\bstill)(?<!\bjust)"
     r"(?<!\bthey)(?<!\bwe)(?<!\bthat)(?<!\bwhich)(?<!\bstages)(?<!\bstage)(?<!\bgpus)(?<!\bgpu)"
     r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)|"
-    r"no no|no sorry|sorry|i mean|or rather|scratch that|"
-    r"actually no|correction|let me correct (?:that|myself)|i take that back|no,|"
+    r"no sorry|sorry|i mean|or rather|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,]|$)[,\s]*",
     re.I,
@@ -260,10 +262,8 @@ def read_answer(answer: str) -> list[Clause]:
 _CONSEQUENCE = re.compile(r"\s*(?:and\s+)?(?:so|which means|that means|meaning|hence|therefore|thus)\b", re.I)
 
 
-# Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
-# swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
-_TAKE_BACK = re.compile(r"[\s,.!?;:\u2026-]*(?:actually no|no wait|wait no|no no|no|nope|scratch that|i take (?:it|that) back|"
-                        r"correction|let me correct (?:that|myself))[\s,.!?;:\u2026-]*", re.I)
+# A correction that is nothing but an outright take-back (or a bare 'no').
+_TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:{_OUTRIGHT}|no|nope)[\s,.!?;:\u2026-]*", re.I)
 
 
 def _takes_back(marker: str) -> bool:
