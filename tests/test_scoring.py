@@ -527,3 +527,26 @@ def test_plain_synonyms_count_as_the_rubrics_words(grader, bank):
     unrelated = grader.grade_core(tvp, "With pipeline parallelism some GPUs end up loud while the pipeline fills.")
     feats = lambda g: dict(next(c for c in g.checkpoints if c.id == "pipeline-bubble").features)
     assert feats(waiting)["concepts"] > feats(unrelated)["concepts"]
+
+
+def test_a_long_spoken_run_is_read_as_its_spoken_clauses():
+    text = ("um so pipeline parallelism you cut the model into stages like each gpu gets some of the layers and um the output "
+            "goes from one gpu to the next one um and there's the bubble problem at the start and the end of the step")
+    clauses = [c.text for c in read_answer(text)]
+    assert "each gpu gets some of the layers" in clauses[0] and "output" not in clauses[0], clauses
+    assert clauses[1].endswith("the output goes from one gpu to the next one"), clauses
+    assert clauses[2].startswith("um and there's the bubble problem"), clauses
+    # Typed prose of the same length, with its own punctuation, is split where the writer split it.
+    typed = "Pipeline parallelism cuts the model into stages, and each GPU holds whole layers and the output of one stage goes to the next."
+    assert [c.text for c in read_answer(typed)][-1].startswith("and each GPU holds whole layers and the output")
+
+
+def test_spoken_clauses_give_the_evidence_span(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    text = ("um so yeah for pipeline parallelism you've got the model and you cut it into stages like each gpu gets some of the "
+            "layers and um the output goes from one to the next um and there's the bubble problem uh where gpus sit idle")
+    got = {c.id: c for c in grader.grade(q, text).checkpoints}
+    pp = got["pp-definition"]
+    assert pp.state != "missed" and pp.evidence
+    span = text[pp.evidence[0].start : pp.evidence[0].end]
+    assert "each gpu gets some of the layers" in span and "bubble" not in span, span

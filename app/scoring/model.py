@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.742, partial_weights=(-4.652, 8.203, 2.779, 1.973, -0.586, -0.09, 4.707, 0.0, 0.0, -1.083, 10.27), covered_bias=-6.768, covered_weights=(-10.977, 8.211, 0.555, 4.094, 0.284, -0.21, 4.968, 0.0, -2.386, 0.953, 11.281))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.746, partial_weights=(-5.105, 8.462, 3.546, 1.718, -0.65, -0.058, 4.838, 0.0, 0.0, -1.535, 10.868), covered_bias=-6.801, covered_weights=(-10.831, 8.027, 0.666, 4.04, 0.297, -0.227, 4.948, 0.0, -2.463, 0.454, 11.64))

@@ -320,7 +320,36 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
         clauses[i + 1] = _replace(n, reported=True)
 
 
+# In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
+# '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
+_SPEECH_CLAUSE = re.compile(
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
+    r"each|every|because|but|so)\b)",
+    re.I,
+)
+MIN_SPEECH_CLAUSE_WORDS = 4
+
+
 def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The clause itself, or for a long run (unpunctuated speech) its spoken clauses, and for a
+    clause still too long, overlapping windows.
+
+    >>> t = "you cut the model into stages so each gpu gets some of the layers um and the output goes from one gpu to the next one um and there's the bubble problem at the start"
+    >>> [t[a:b] for a, b in _windows(t, 0, len(t))]
+    ['you cut the model into stages so each gpu gets some of the layers', 'um and the output goes from one gpu to the next one', "um and there's the bubble problem at the start"]
+    """
+    if sum(1 for _ in WORD.finditer(text, start, end)) <= MAX_CLAUSE_WORDS:
+        return [(start, end)]
+    pieces: list[tuple[int, int]] = []
+    for a, b in _spans(text, _SPEECH_CLAUSE, start, end):
+        if pieces and (_word_count(text[a:b]) < MIN_SPEECH_CLAUSE_WORDS or _word_count(text[pieces[-1][0] : pieces[-1][1]]) < MIN_SPEECH_CLAUSE_WORDS):
+            pieces[-1] = (pieces[-1][0], b)
+        else:
+            pieces.append((a, b))
+    return [w for a, b in pieces for w in _fixed_windows(text, *_trim(text, a, b))]
+
+
+def _fixed_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     words = [m for m in WORD.finditer(text, start, end)]
     if len(words) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
