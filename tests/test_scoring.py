@@ -550,3 +550,35 @@ def test_spoken_clauses_give_the_evidence_span(grader, bank):
     assert pp.state != "missed" and pp.evidence
     span = text[pp.evidence[0].start : pp.evidence[0].end]
     assert "each gpu gets some of the layers" in span and "bubble" not in span, span
+
+
+def test_a_definition_said_of_the_sibling_concept_earns_no_credit(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    swapped = grader.grade(q, "Pipeline parallelism splits each layer's weight matrices across GPUs so every GPU computes a slice of every "
+                              "layer, and tensor parallelism puts consecutive groups of layers on different GPUs as stages.")
+    got = {c.id: c.state for c in swapped.checkpoints}
+    assert got["tp-definition"] == "missed", got
+    assert got["pp-definition"] != "covered", got
+    right = grader.grade(q, "Tensor parallelism splits each layer's weight matrices across GPUs so every GPU computes a slice of every "
+                            "layer, and pipeline parallelism puts consecutive groups of layers on different GPUs as stages.")
+    got = {c.id: c.state for c in right.checkpoints}
+    assert got["tp-definition"] == "covered" and got["pp-definition"] == "covered", got
+    assert right.score > swapped.score
+
+
+def test_a_sibling_named_late_in_a_spoken_run_does_not_take_the_clause():
+    from app.scoring.grade import _Window, _speaks_of_sibling
+
+    m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
+
+    def win(text, sentence=0):
+        return _Window(text=m.canonicalize(text), clauses=(0,), start=0, end=len(text), sentence=sentence)
+
+    sibling = frozenset({"pipelineparallelism"})
+    assert _speaks_of_sibling(win("In pipeline parallelism each GPU computes a slice of every layer"), None, "tensorparallelism", sibling, m)
+    assert not _speaks_of_sibling(win("to sum the partial results of every layer and pipeline parallelism is different"), None,
+                                  "tensorparallelism", sibling, m)
+    assert not _speaks_of_sibling(win("unlike pipeline parallelism, tensor parallelism splits every layer"), None, "tensorparallelism", sibling, m)
+    # A clause that names neither takes its subject from the clause before it in the same sentence.
+    assert _speaks_of_sibling(win("so each gpu computes a slice of every layer"), win("pipeline parallelism splits the matrices"),
+                              "tensorparallelism", sibling, m)

@@ -432,9 +432,11 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
+    subjects = frozenset(_point_subject(p.text, matcher)[0] for p in rubric.checkpoints) - {None}
     results = []
     for k, p in enumerate(rubric.checkpoints):
-        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align)
+        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
+                                          subjects)
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -449,8 +451,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     return Grade(score, tuple(results), tuple(hits), tuple(notes))
 
 
-def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None) -> tuple[dict[str, float], int | None]:
-    """The signals for checkpoint ``k`` and the index of the window that best supports it."""
+def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
+                        rubric_subjects: frozenset[str] = frozenset()) -> tuple[dict[str, float], int | None]:
+    """The signals for checkpoint ``k`` and the index of the window that best supports it.
+    ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts)."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
     ref_clauses = _reference_clauses(p.text, matcher)
@@ -458,10 +462,19 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # or by opposite words; 'no gap between them' agrees with 'connected'.
     # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
+    # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
+    # splits each layer's weight matrices' does not define tensor parallelism, however close.
+    # (The answer-wide signals below still read every usable window: their words are the answer's.)
+    subject, siblings = _point_subject(p.text, matcher)
+    siblings &= rubric_subjects
+    elsewhere = [False] * len(windows)
+    if siblings:
+        by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
+        elsewhere = [_speaks_of_sibling(w, by_clause.get(w.clauses[0] - 1), subject, siblings, matcher) for w in windows]
     best, best_score = None, -1.0
     window_scores = []
     for i, w in enumerate(windows):
-        if i in wrong_windows or against[i]:  # saying the opposite is no evidence for it
+        if i in wrong_windows or against[i] or elsewhere[i]:  # saying the opposite is no evidence for it
             window_scores.append(-1.0)
             continue
         concepts = _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
@@ -802,11 +815,50 @@ def _head_nouns(matcher: TermMatcher) -> dict[str, str]:
     return {key: canonical.split()[-1] for canonical, key in matcher.keys.items() if " " in canonical}
 
 
-def _first_subject(canon: str, matcher: TermMatcher) -> str | None:
+@lru_cache(maxsize=4096)
+def _point_subject(text: str, matcher: TermMatcher) -> tuple[str | None, frozenset[str]]:
+    """A checkpoint's subject (its first concept) and the sibling concepts it does not itself
+    name ('tensor parallelism' and the other kinds of parallelism): a window about one of those
+    and not about the subject speaks of something else. No siblings for a point that compares
+    two of them ('TP within a node, PP across nodes')."""
+    canon = clean_for_matching(text, matcher)
+    subject = _first_subject(canon, matcher)
+    if subject is None:
+        return None, frozenset()
+    siblings = {k for k in matcher.keys.values() if _same_head(k, subject, matcher)}
+    if siblings & _subjects(canon, matcher):
+        return subject, frozenset()
+    return subject, frozenset(siblings)
+
+
+def _speaks_of_sibling(w: _Window, before: "_Window | None", subject: str, siblings: frozenset[str], matcher: TermMatcher) -> bool:
+    """Whether the window's subject, named at its start, is a sibling of ``subject`` and the
+    window does not name ``subject`` itself; a window that names neither (a pronoun: 'it
+    splits each layer') takes its subject from the clause before it in the same sentence.
+
+    'In pipeline parallelism each stage holds whole layers' speaks of pipeline parallelism;
+    '... sum the partial results every layer and pipeline parallelism is ...' does not (a
+    run-on spoken clause that reaches the sibling only at its end)."""
+    found = [(pos, key) for pos, key in _concepts_at(w.text, matcher) if key == subject or key in siblings]
+    if not found:
+        return before is not None and before.sentence == w.sentence and _speaks_of_sibling(before, None, subject, siblings, matcher)
+    if subject in {key for _, key in found}:
+        return False
+    pos, key = found[0]
+    return key in siblings and len(content_words(w.text[:pos])) <= 1
+
+
+def _concepts_at(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:
+    """(offset, key) of every concept a text names, by its term or by its head word, in order."""
     found = matcher.key_positions(canon)
     if matcher.heads:
         found += [(m.start(), matcher.heads[m.group()]) for m in _heads_regex(matcher).finditer(canon)]
-    return min(found)[1] if found else None
+    return sorted(found)
+
+
+def _first_subject(canon: str, matcher: TermMatcher) -> str | None:
+    found = _concepts_at(canon, matcher)
+    return found[0][1] if found else None
 
 
 def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.746, partial_weights=(-5.105, 8.462, 3.546, 1.718, -0.65, -0.058, 4.838, 0.0, 0.0, -1.535, 10.868), covered_bias=-6.801, covered_weights=(-10.831, 8.027, 0.666, 4.04, 0.297, -0.227, 4.948, 0.0, -2.463, 0.454, 11.64))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.737, partial_weights=(-5.158, 8.433, 3.524, 1.738, -0.647, -0.04, 4.838, 0.0, 0.0, -1.482, 10.851), covered_bias=-6.802, covered_weights=(-10.81, 8.043, 0.645, 4.054, 0.294, -0.225, 4.947, 0.0, -2.466, 0.47, 11.607))
