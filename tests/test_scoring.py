@@ -582,3 +582,22 @@ def test_a_sibling_named_late_in_a_spoken_run_does_not_take_the_clause():
     # A clause that names neither takes its subject from the clause before it in the same sentence.
     assert _speaks_of_sibling(win("so each gpu computes a slice of every layer"), win("pipeline parallelism splits the matrices"),
                               "tensorparallelism", sibling, m)
+
+
+@pytest.mark.parametrize("answer", [
+    "If all-reduce left the result on one root GPU, the other GPUs would have to wait for a broadcast, which is why it leaves the sum on every GPU.",
+    "Imagine each GPU sent its full tensor to every other GPU: that would be quadratic traffic. The ring avoids it.",
+    "Suppose all-reduce only left the sum on rank zero; then every step would need an extra broadcast.",
+])
+def test_a_supposition_reasoned_about_is_not_a_wrong_claim(grader, bank, answer):
+    result = grader.grade(bank.get("allreduce-deep-dive"), answer)
+    assert not result.misconceptions, [m.id for m in result.misconceptions]
+
+
+def test_a_plain_conditional_still_claims_its_consequence(grader, bank):
+    result = grader.grade(bank.get("allreduce-deep-dive"), "If you have 8 GPUs, all-reduce leaves the reduced result on rank zero only.")
+    assert [m.id for m in result.misconceptions] == ["allreduce-is-reduce-to-root"]
+    # A supposition still lets the answer's own reply earn credit.
+    result = grader.grade(bank.get("allreduce-deep-dive"),
+                          "If all-reduce left the result on one root GPU, the other GPUs would have to wait, which is why it leaves the sum on every GPU.")
+    assert {c.id: c.state for c in result.checkpoints}["allreduce-semantics"] != "missed"

@@ -139,6 +139,7 @@ class _Window:
     negated: bool = False
     hedged: bool = False
     reported: bool = False
+    supposed: bool = False  # a supposition ('if X were so, ...'): reasoned about, not claimed
     substance: float = 1.0
     sentence: int = 0
     clauses: tuple[int, ...] = ()
@@ -311,6 +312,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
                 negated=all(c.negated for c in cs),
                 hedged=any(c.hedged for c in cs),
                 reported=any(c.reported for c in cs),
+                supposed=any(c.supposed for c in cs),
                 sentence=cs[0].sentence,
                 substance=max(_clause_substance(c.text, matcher) for c in cs),
                 clauses=group,
@@ -725,8 +727,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
-        if w.substance == 0 or w.reported:
-            continue  # asserted by the speaker ('people say X' is not X)
+        if w.substance == 0 or w.reported or w.supposed:
+            continue  # asserted by the speaker ('people say X', 'imagine X' are not X)
         parts = [windows_by_clause.get(c) for c in w.clauses]
         if len(w.clauses) > 1 and (
             w.hedged or any(p is None or p.negated or p.reported for p in parts) or not _BECAUSE.match(parts[-1].text)

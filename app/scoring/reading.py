@@ -116,6 +116,22 @@ _REPORTED = re.compile(
     r"(?:according to|the idea that|the claim that|the belief that))\b",
     re.I,
 )
+# A supposition set up to be reasoned about, not claimed: 'Imagine each GPU sent its whole tensor
+# to every other GPU: that would be quadratic', 'If TP ran across nodes, every layer would wait'.
+# An 'if' counts only with a counterfactual 'would/could' in its sentence: 'if you have 8 GPUs,
+# the ring sends ...' is a plain conditional and claims what follows.
+_SUPPOSE = re.compile(
+    r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+)[\s,]+)*(?:suppose|supposing|imagine|pretend|hypothetically|what if|"
+    r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where)\b",
+    re.I,
+)
+_IF = re.compile(
+    r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+|even)[\s,]+)*if\b(?!\s+(?:i|you)\s+(?:remember|recall)\b|\s+i'?m\s+not\s+mistaken|"
+    r"\s+memory\s+serves|\s+i\s+had\s+to\s+guess)",
+    re.I,
+)
+_WOULD = re.compile(r"\b(?:would|wouldn'?t|could|couldn'?t|might|'d)\b", re.I)
+
 # Text that speaks to the grader instead of answering. Shared with the LLM grader's quote check.
 # Model names count only when addressed ('dear assistant'): 'LLM inference' is a topic, not a plea.
 TALKS_TO_GRADER = re.compile(
@@ -149,6 +165,7 @@ class Clause:
     hedged: bool = False  # 'I think it's something like ...'
     reported: bool = False  # 'people often say ...': someone else's view, not the speaker's claim
     question: bool = False  # 'Does TP split each layer?': asks, does not answer
+    supposed: bool = False  # 'If all-reduce left the sum on one GPU, ...': a supposition, not a claim
 
     @property
     def usable(self) -> bool:
@@ -247,6 +264,7 @@ def read_answer(answer: str) -> list[Clause]:
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
     _carry_reported(answer, clauses)
+    _mark_suppositions(answer, clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
         if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
@@ -328,6 +346,27 @@ _SPEECH_CLAUSE = re.compile(
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
+
+
+def _mark_suppositions(text: str, clauses: list[Clause]) -> None:
+    """Mark a supposition and what is reasoned from it in the same sentence ('that would be
+    quadratic traffic'); a plain conditional ('if you have 8 GPUs, the ring sends ...') claims its
+    consequence, and the speaker's own reply ('..., which is why it leaves the sum on every GPU')
+    is a claim.
+
+    >>> [c.supposed for c in read_answer("Imagine each GPU sent its whole tensor to every other GPU: that would be quadratic. The ring avoids it.")]
+    [True, True, False]
+    >>> [c.supposed for c in read_answer("If you have 8 GPUs, each one sends about twice its buffer.")]
+    [False]
+    >>> [c.supposed for c in read_answer("If all-reduce left the sum on one GPU, the others would wait, which is why every GPU gets the sum.")]
+    [True, False]
+    """
+    for i, c in enumerate(clauses):
+        sentence = [d for d in clauses if d.sentence == c.sentence]
+        if _SUPPOSE.match(c.text) or (_IF.match(c.text) and any(_WOULD.search(d.text) for d in sentence)):
+            clauses[i] = _replace(c, supposed=True)
+        elif i and clauses[i - 1].supposed and clauses[i - 1].sentence == c.sentence and _WOULD.search(c.text) and not _REPLY.match(c.text):
+            clauses[i] = _replace(c, supposed=True)  # what would follow from it
 
 
 def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
