@@ -383,10 +383,11 @@ def test_a_wrong_view_set_up_to_be_knocked_down_is_not_asserted(grader, bank):
 def test_reading_doctests():
     import doctest
 
-    from app.scoring import polarity, reading
+    from app.scoring import grade, polarity, reading
 
     assert doctest.testmod(reading).failed == 0
     assert doctest.testmod(polarity).failed == 0
+    assert doctest.testmod(grade).failed == 0
 
 
 def test_a_reported_mistake_runs_to_the_reply():
@@ -601,3 +602,15 @@ def test_a_plain_conditional_still_claims_its_consequence(grader, bank):
     result = grader.grade(bank.get("allreduce-deep-dive"),
                           "If all-reduce left the result on one root GPU, the other GPUs would have to wait, which is why it leaves the sum on every GPU.")
     assert {c.id: c.state for c in result.checkpoints}["allreduce-semantics"] != "missed"
+
+
+def test_an_opening_it_reads_as_the_concept_the_clause_before_opened_on(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    result = grader.grade(q, "Tensor parallelism does not split individual layers; it gives each GPU whole layers.")
+    assert [m.id for m in result.misconceptions] == ["tp-splits-layers-into-stages"]
+    assert {c.id: c.state for c in result.checkpoints}["tp-definition"] == "missed"
+    right = grader.grade(q, "Tensor parallelism splits every layer's weight matrices across the GPUs. It needs an all-reduce in every "
+                            "layer, so it stays inside a node on NVLink.")
+    got = {c.id: c.state for c in right.checkpoints}
+    assert got["tp-definition"] == "covered" and got["interconnect-placement"] != "missed", got
+    assert not right.misconceptions

@@ -123,6 +123,9 @@ class Tuning:
     # Misconception: cosine to the wrong claim at least this, and this much above the correct statements.
     misconception_sim: float = 0.55
     misconception_margin: float = 0.08
+    # A near restatement of the wrong claim: one word of its own (with none of the correction's)
+    # is enough to tell it from the correct statement ('TP gives each GPU whole layers').
+    misconception_restated: float = 0.9
     misconception_penalty: float = MISCONCEPTION_PENALTY
     support_sim: float = 0.5  # a window 'speaks to' a checkpoint above this cosine
     facet_sim: float = 0.55
@@ -299,9 +302,10 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1
     ]
+    resolved = _resolve_it(clauses, matcher)
     for group in groups:
         cs = [clauses[i] for i in group]
-        canon = clean_for_matching(" ".join(c.text for c in cs), matcher)
+        canon = resolved[group[0]] if len(group) == 1 else clean_for_matching(" ".join(c.text for c in cs), matcher)
         windows.append(
             _Window(
                 start=cs[0].start,
@@ -323,6 +327,33 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
         for w in windows:
             w.near = frozenset().union(*(near.get(x, frozenset()) for x in w.words))
     return windows
+
+
+# A clause that opens on 'it' ('it gives each GPU whole layers') speaks of the concept the clause
+# before it opened on.
+_IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)it(?:'s|s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)")
+
+
+def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
+    """Each clause's canonical text, with an opening 'it' replaced by the concept that opened
+    the clause before (in the same or the previous sentence).
+
+    >>> m = TermMatcher.build([("tensor parallelism", ("tp",))])
+    >>> _resolve_it(read_answer("TP does not split layers; it gives each GPU whole layers."), m)
+    ['tensor parallelism does not split layers', 'tensor parallelism gives each gpu whole layers']
+    """
+    out = [clean_for_matching(c.text, matcher) for c in clauses]
+    terms = {key: canonical for canonical, key in matcher.keys.items()}
+    for i in range(1, len(clauses)):
+        m = _IT.match(out[i])
+        if not m or clauses[i].sentence - clauses[i - 1].sentence > 1:
+            continue
+        found = _concepts_at(out[i - 1], matcher)
+        if found and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
+            it = out[i][m.end(1) : m.end()]
+            verb_s = "'s" in it or " is" in it
+            out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -756,7 +787,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
-                               matcher, m_own, m_absolute)
+                               matcher, m_own, m_absolute, close=sim >= tuning.misconception_restated)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
@@ -875,7 +906,7 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False, close: bool = False) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
@@ -911,7 +942,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     if m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text):
         return 1
     own = w.words & (m_own - alt_words) - _RELATION_WORDS
-    if len(own) >= 2 and not w.words & (alt_words - m_own - m_words):
+    if len(own) >= (1 if close else 2) and not w.words & (alt_words - m_own - m_words):
         return 1
     return 0
 

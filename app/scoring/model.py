@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.737, partial_weights=(-5.158, 8.433, 3.524, 1.738, -0.647, -0.04, 4.838, 0.0, 0.0, -1.482, 10.851), covered_bias=-6.802, covered_weights=(-10.81, 8.043, 0.645, 4.054, 0.294, -0.225, 4.947, 0.0, -2.466, 0.47, 11.607))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.806, partial_weights=(-5.073, 8.7, 2.618, 2.292, -0.649, -0.04, 4.837, 0.0, 0.0, -0.729, 10.352), covered_bias=-6.844, covered_weights=(-10.686, 8.232, 0.313, 4.498, 0.259, -0.296, 4.971, 0.0, -2.513, 0.522, 11.413))
