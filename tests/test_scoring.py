@@ -614,3 +614,10 @@ def test_an_opening_it_reads_as_the_concept_the_clause_before_opened_on(grader, 
     got = {c.id: c.state for c in right.checkpoints}
     assert got["tp-definition"] == "covered" and got["interconnect-placement"] != "missed", got
     assert not right.misconceptions
+
+
+def test_a_wrong_placement_said_of_it_is_flagged(grader, bank):
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"),
+                          "Tensor parallelism doesn't need to stay inside a node; running it across nodes over InfiniBand works just as well.")
+    assert [m.id for m in result.misconceptions] == ["tp-across-nodes"]
+    assert {c.id: c.state for c in result.checkpoints}["interconnect-placement"] == "missed"

@@ -335,12 +335,15 @@ _IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\
 
 
 def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
-    """Each clause's canonical text, with an opening 'it' replaced by the concept that opened
+    """Each clause's canonical text, with an opening 'it' (or the 'it' of 'running it', 'use
+    it', ... in a clause that names nothing of the same kind) replaced by the concept that opened
     the clause before (in the same or the previous sentence).
 
     >>> m = TermMatcher.build([("tensor parallelism", ("tp",))])
     >>> _resolve_it(read_answer("TP does not split layers; it gives each GPU whole layers."), m)
     ['tensor parallelism does not split layers', 'tensor parallelism gives each gpu whole layers']
+    >>> _resolve_it(read_answer("TP stays in a node. Running it across nodes is slow."), m)[1]
+    'running tensor parallelism across nodes is slow'
     """
     out = [clean_for_matching(c.text, matcher) for c in clauses]
     terms = {key: canonical for canonical, key in matcher.keys.items()}
@@ -353,7 +356,20 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
             it = out[i][m.end(1) : m.end()]
             verb_s = "'s" in it or " is" in it
             out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
+    # An object 'it' in a clause that names no concept of the same kind: 'running it across nodes'.
+    for i in range(1, len(clauses)):
+        if not _OBJ_IT.search(out[i]) or clauses[i].sentence - clauses[i - 1].sentence > 1:
+            continue
+        found = _concepts_at(out[i - 1], matcher)
+        if found and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
+            key = found[0][1]
+            if not any(k == key or _same_head(k, key, matcher) for _, k in _concepts_at(out[i], matcher)):
+                out[i] = _OBJ_IT.sub(lambda v: f"{v.group(1)} {terms[key]}", out[i])
     return out
+
+
+_OBJ_IT = re.compile(r"\b(running|run|runs|using|use|uses|putting|put|puts|placing|place|places|keep|keeping|keeps|spread|spreading|"
+                     r"scale|scaling|scales|stretch|stretching|apply|applying|do|doing)\s+it\b(?!')")
 
 
 @lru_cache(maxsize=64)
