@@ -621,3 +621,12 @@ def test_a_wrong_placement_said_of_it_is_flagged(grader, bank):
                           "Tensor parallelism doesn't need to stay inside a node; running it across nodes over InfiniBand works just as well.")
     assert [m.id for m in result.misconceptions] == ["tp-across-nodes"]
     assert {c.id: c.state for c in result.checkpoints}["interconnect-placement"] == "missed"
+
+
+def test_a_possessive_is_the_word_itself(grader, bank):
+    from app.scoring.text import content_words
+
+    assert content_words("the teacher's outputs") == ["teacher", "output"]
+    result = grader.grade(bank.get("train-vs-infer-optimization"),
+                          "Distillation doesn't train a separate model; it shrinks the teacher's own weights into fewer parameters.")
+    assert [m.id for m in result.misconceptions] == ["distillation-shrinks-teacher"]

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.806, partial_weights=(-5.073, 8.7, 2.618, 2.292, -0.649, -0.04, 4.837, 0.0, 0.0, -0.729, 10.352), covered_bias=-6.844, covered_weights=(-10.686, 8.232, 0.313, 4.498, 0.259, -0.296, 4.971, 0.0, -2.513, 0.522, 11.413))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.83, partial_weights=(-5.101, 8.695, 2.891, 2.075, -0.651, -0.033, 4.859, 0.0, 0.0, -0.906, 10.546), covered_bias=-6.823, covered_weights=(-10.749, 8.241, 0.747, 4.295, 0.253, -0.296, 4.987, 0.0, -2.52, 0.19, 11.629))

@@ -70,10 +70,11 @@ def tokenize(text: str) -> list[Token]:
 def stem(word: str) -> str:
     """A deliberately crude suffix stripper: enough to match 'splits'/'split', 'batching'/'batch'.
 
-    >>> [stem(w) for w in ("splits", "batching", "batches", "reduced", "layers", "gpus")]
-    ['split', 'batch', 'batch', 'reduc', 'layer', 'gpu']
+    >>> [stem(w) for w in ("splits", "batching", "batches", "reduced", "layers", "gpus", "teacher's", "gpus'")]
+    ['split', 'batch', 'batch', 'reduc', 'layer', 'gpu', 'teacher', 'gpu']
     """
     w = word.lower()
+    w = (w[:-2] if w.endswith("'s") else w).rstrip("'")  # the possessive: 'the teacher's outputs
     if len(w) <= 3 or any(ch.isdigit() for ch in w):
         return w
     for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
