@@ -630,3 +630,26 @@ def test_a_possessive_is_the_word_itself(grader, bank):
     result = grader.grade(bank.get("train-vs-infer-optimization"),
                           "Distillation doesn't train a separate model; it shrinks the teacher's own weights into fewer parameters.")
     assert [m.id for m in result.misconceptions] == ["distillation-shrinks-teacher"]
+
+
+VAGUE = ("Tensor parallelism and pipeline parallelism are both really important techniques that people use when training big "
+         "models on lots of GPUs. There are many trade-offs involved, and the interconnect matters a lot, NVLink and InfiniBand both "
+         "play a role. Micro-batches are also something to think about, and bubbles can be an issue in some situations. Frameworks "
+         "like Megatron-LM and DeepSpeed handle a lot of this for you, so in practice you mostly configure them and it works well.")
+
+
+def test_long_vague_talk_full_of_terms_covers_nothing(grader, bank):
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), VAGUE)
+    got = {c.id: c.state for c in result.checkpoints}
+    assert "covered" not in got.values(), got
+    assert got["interconnect-placement"] == got["pipeline-bubble"] == "missed", got
+    assert result.score < 25
+
+
+def test_a_term_named_by_its_short_form_with_a_vague_predicate_has_no_substance(grader):
+    from app.scoring.grade import _clause_substance
+
+    m = grader.matcher
+    assert _clause_substance("and bubbles can be an issue in some situations", m) == 0
+    assert _clause_substance("and the interconnect matters a lot, NVLink and InfiniBand both play a role", m) == 0
+    assert _clause_substance("the bubble shrinks as you add more micro-batches", m) > 0

@@ -268,7 +268,9 @@ _EMPTY_PREDICATES = frozenset(
     essential useful helpful involved involve involves role roles play plays come comes into thing things stuff topic
     topics area areas part parts big huge main interesting consider considered considering remember know aware
     familiar heard relate related relates concept concepts idea ideas factor factors aspect aspects good great nice
-    need needs needed definitely probably also all both various several other others whole lot"""
+    need needs needed definitely probably also all both various several other others whole lot lots really quite
+    something handle handles handled deal deals situation situations technique techniques framework frameworks
+    tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues"""
     .split()
 )
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
@@ -284,7 +286,8 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     if base == 0:
         return 0.0
     canon = clean_for_matching(text, matcher)
-    keys = matcher.keys_in(canon)
+    # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
+    keys = matcher.keys_in(canon) | {key for _, key in _concepts_at(canon, matcher)}
     if not keys:
         return base
     if _RELATES.search(canon):
@@ -534,7 +537,10 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if best is None:
         return {name: 0.0 for name in OrdinalModel.FEATURES}, None
     w = windows[best]
-    usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i]]
+    # What the whole answer says: clauses that name terms and predicate nothing add no words.
+    empty = {w.clauses[0] for w in windows if len(w.clauses) == 1 and w.substance == 0}
+    usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i] and windows[i].substance > 0
+              and not empty & set(windows[i].clauses)]
     all_words = frozenset().union(*(windows[i].words for i in usable))
     all_keys = frozenset().union(*(windows[i].keys for i in usable))
     support = sum(1 for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim)

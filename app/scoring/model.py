@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-6.83, partial_weights=(-5.101, 8.695, 2.891, 2.075, -0.651, -0.033, 4.859, 0.0, 0.0, -0.906, 10.546), covered_bias=-6.823, covered_weights=(-10.749, 8.241, 0.747, 4.295, 0.253, -0.296, 4.987, 0.0, -2.52, 0.19, 11.629))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-3.429, partial_weights=(-4.617, 8.513, 3.183, 2.023, -0.8, -0.133, 1.171, 0.0, 0.0, -0.726, 10.651), covered_bias=-5.356, covered_weights=(-10.455, 8.137, 0.425, 4.652, 0.215, -0.227, 3.536, 0.0, -2.622, 0.779, 10.835))
