@@ -653,3 +653,20 @@ def test_a_term_named_by_its_short_form_with_a_vague_predicate_has_no_substance(
     assert _clause_substance("and bubbles can be an issue in some situations", m) == 0
     assert _clause_substance("and the interconnect matters a lot, NVLink and InfiniBand both play a role", m) == 0
     assert _clause_substance("the bubble shrinks as you add more micro-batches", m) > 0
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Fusion cuts the FLOPs. Actually no, that's wrong, it saves memory traffic.", [("Fusion cuts the FLOPs", True), ("it saves memory traffic", False)]),
+    ("fusion cuts the flops hmm no that's wrong it saves memory traffic", [("fusion cuts the flops hmm", True), ("it saves memory traffic", False)]),
+    ("TP goes across nodes. That's wrong. It stays inside.", [("TP goes across nodes", True), ("It stays inside", False)]),
+    # 'that's wrong' as a complement takes nothing back.
+    ("The roofline model shows why that's wrong for most kernels.", [("The roofline model shows why that's wrong for most kernels", False)]),
+])
+def test_thats_wrong_opening_a_clause_takes_back_what_came_before(text, expect):
+    assert [(c.text, c.retracted) for c in read_answer(text)] == expect
+
+
+def test_a_wrong_claim_taken_back_with_thats_not_quite_true_is_not_flagged(grader, bank):
+    result = grader.grade(bank.get("train-vs-infer-optimization"),
+                          "INT8 never costs accuracy. Well, that's not quite true: you need calibration on representative data and sometimes QAT.")
+    assert not result.misconceptions

@@ -34,16 +34,19 @@ _CLAUSE_SPLIT = re.compile(
 # A self-correction: the words before it are taken back, the words after it stand.
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
-_OUTRIGHT = r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back"
+_OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
+             # 'that's wrong' opening its clause, not 'the roofline shows why that's wrong'
+             r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
+             r"that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))")
 _CORRECTION = re.compile(
-    rf"(?:,\s*|\s+|^)(?:{_OUTRIGHT}|"
+    rf"(?:,\s*|\s+|^|(?<=[\s,]))(?:{_OUTRIGHT}|"
     # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...'
     r"(?<!\bto)(?<!\bll)(?<!\bwill)(?<!\bmust)(?<!\bcan)(?<!\bmay)(?<!\bd)(?<!\bnot)(?<!\bstill)(?<!\bjust)"
     r"(?<!\bthey)(?<!\bwe)(?<!\bthat)(?<!\bwhich)(?<!\bstages)(?<!\bstage)(?<!\bgpus)(?<!\bgpu)"
     r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)|"
     r"no sorry|sorry|i mean|or rather|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
-    r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,]|$)[,\s]*",
+    r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,:]|$)[,:\s]*",
     re.I,
 )
 # A clause that only says the previous one was wrong.
@@ -206,7 +209,9 @@ def read_answer(answer: str) -> list[Clause]:
     >>> [c.text for c in read_answer("TP splits layers. PP, no wait, it splits stages")]
     ['TP splits layers', 'PP', 'it splits stages']
     >>> [c.retracted for c in read_answer("TP goes across nodes. No, that's backwards.")]
-    [True, False]
+    [True]
+    >>> [(c.text, c.retracted) for c in read_answer("Fusion cuts the FLOPs. Actually no, that's wrong, it saves memory traffic.")]
+    [('Fusion cuts the FLOPs', True), ('it saves memory traffic', False)]
     """
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
@@ -281,11 +286,11 @@ _CONSEQUENCE = re.compile(r"\s*(?:and\s+)?(?:so|which means|that means|meaning|h
 
 
 # A correction that is nothing but an outright take-back (or a bare 'no').
-_TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:{_OUTRIGHT}|no|nope)[\s,.!?;:\u2026-]*", re.I)
+_TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:\u2026-]*)+", re.I)
 
 
 def _takes_back(marker: str) -> bool:
-    return bool(_TAKE_BACK.fullmatch(marker))
+    return bool(_TAKE_BACK.fullmatch(marker.lstrip(" \t\n,.!?;:\u2026-")))
 
 
 def _retract_sentence_end(text: str, clauses: list[Clause], end: int, first: int | None = None, *, premise: bool = False) -> None:
