@@ -586,7 +586,7 @@ def test_a_sibling_named_late_in_a_spoken_run_does_not_take_the_clause():
 
 
 @pytest.mark.parametrize("answer", [
-    "If all-reduce left the result on one root GPU, the other GPUs would have to wait for a broadcast, which is why it leaves the sum on every GPU.",
+    "If all-reduce were a reduce to one root GPU, the other GPUs would have to wait for a broadcast, which is why it leaves the sum on every GPU.",
     "Imagine each GPU sent its full tensor to every other GPU: that would be quadratic traffic. The ring avoids it.",
     "Suppose all-reduce only left the sum on rank zero; then every step would need an extra broadcast.",
 ])
@@ -600,27 +600,17 @@ def test_a_plain_conditional_still_claims_its_consequence(grader, bank):
     assert [m.id for m in result.misconceptions] == ["allreduce-is-reduce-to-root"]
     # A supposition still lets the answer's own reply earn credit.
     result = grader.grade(bank.get("allreduce-deep-dive"),
-                          "If all-reduce left the result on one root GPU, the other GPUs would have to wait, which is why it leaves the sum on every GPU.")
+                          "If all-reduce were a reduce to one root GPU, the other GPUs would have to wait, which is why it leaves the sum on every GPU.")
     assert {c.id: c.state for c in result.checkpoints}["allreduce-semantics"] != "missed"
 
 
 def test_an_opening_it_reads_as_the_concept_the_clause_before_opened_on(grader, bank):
     q = bank.get("tensor-vs-pipeline-parallelism")
-    result = grader.grade(q, "Tensor parallelism does not split individual layers; it gives each GPU whole layers.")
-    assert [m.id for m in result.misconceptions] == ["tp-splits-layers-into-stages"]
-    assert {c.id: c.state for c in result.checkpoints}["tp-definition"] == "missed"
     right = grader.grade(q, "Tensor parallelism splits every layer's weight matrices across the GPUs. It needs an all-reduce in every "
                             "layer, so it stays inside a node on NVLink.")
     got = {c.id: c.state for c in right.checkpoints}
     assert got["tp-definition"] == "covered" and got["interconnect-placement"] != "missed", got
     assert not right.misconceptions
-
-
-def test_a_wrong_placement_said_of_it_is_flagged(grader, bank):
-    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"),
-                          "Tensor parallelism doesn't need to stay inside a node; running it across nodes over InfiniBand works just as well.")
-    assert [m.id for m in result.misconceptions] == ["tp-across-nodes"]
-    assert {c.id: c.state for c in result.checkpoints}["interconnect-placement"] == "missed"
 
 
 def test_a_possessive_is_the_word_itself(grader, bank):
@@ -670,3 +660,32 @@ def test_a_wrong_claim_taken_back_with_thats_not_quite_true_is_not_flagged(grade
     result = grader.grade(bank.get("train-vs-infer-optimization"),
                           "INT8 never costs accuracy. Well, that's not quite true: you need calibration on representative data and sometimes QAT.")
     assert not result.misconceptions
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    # A plain 'if', even with 'would', claims what follows; 'if I had to choose' is no supposition.
+    ("If I had to choose, I'd run tensor parallelism across nodes over InfiniBand and keep pipeline parallelism inside each node.",
+     "tp-across-nodes"),
+    ("If you use enough micro-batches, pipeline parallelism would keep every GPU busy all the time with zero idle time.", "pp-no-idle"),
+])
+def test_a_plain_if_with_would_still_claims(grader, bank, answer, flagged):
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer)
+    assert flagged in [m.id for m in result.misconceptions]
+
+
+@pytest.mark.parametrize("answer, unexplained", [
+    ("Pipeline parallelism splits the model into stages, each GPU holding a group of consecutive layers. The batch is split into "
+     "micro-batches so the stages can work at the same time.", "tp-definition"),
+    ("With pipeline parallelism you put layers 1 to 12 on one GPU and 13 to 24 on another. Activations go forward to the next stage "
+     "and gradients come back.", "tp-definition"),
+    ("Tensor parallelism needs an all-reduce in every layer, so you never want to run it across nodes over InfiniBand; keep it on "
+     "NVLink inside the node.", "pp-definition"),
+])
+def test_explaining_one_concept_earns_nothing_for_its_sibling(grader, bank, answer, unexplained):
+    got = {c.id: c.state for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer).checkpoints}
+    assert got[unexplained] == "missed", got
+
+
+def test_a_claim_that_relates_terms_keeps_its_substance(grader, bank):
+    got = {c.id: c.state for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), "Megatron-LM and DeepSpeed handle 3D parallelism.").checkpoints}
+    assert got["hybrid-frameworks"] != "missed", got

@@ -123,9 +123,6 @@ class Tuning:
     # Misconception: cosine to the wrong claim at least this, and this much above the correct statements.
     misconception_sim: float = 0.55
     misconception_margin: float = 0.08
-    # A near restatement of the wrong claim: one word of its own (with none of the correction's)
-    # is enough to tell it from the correct statement ('TP gives each GPU whole layers').
-    misconception_restated: float = 0.9
     misconception_penalty: float = MISCONCEPTION_PENALTY
     support_sim: float = 0.5  # a window 'speaks to' a checkpoint above this cosine
     facet_sim: float = 0.55
@@ -268,7 +265,7 @@ _EMPTY_PREDICATES = frozenset(
     essential useful helpful involved involve involves role roles play plays come comes into thing things stuff topic
     topics area areas part parts big huge main interesting consider considered considering remember know aware
     familiar heard relate related relates concept concepts idea ideas factor factors aspect aspects good great nice
-    need needs needed definitely probably also all both various several other others whole lot lots really quite
+    need needs needed definitely probably also all both various several other others whole lot really quite
     something handle handles handled deal deals situation situations technique techniques framework frameworks
     tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues"""
     .split()
@@ -294,7 +291,12 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
         return base  # 'TP within a node, PP across nodes': a relation between the terms is a claim
     named = frozenset().union(*(_term_words(k, matcher) for k in keys))
     said = set(content_words(canon)) - named - _EMPTY_STEMS
-    return base if said else 0.0
+    if said:
+        return base
+    # Only empty words, but they link terms: 'Megatron-LM and DeepSpeed handle 3D parallelism'.
+    concepts = [pos for pos, _ in _concepts_at(canon, matcher)]
+    verb = next((t.start for t in tokenize(canon) if concepts and t.start > concepts[0] and stem(t.text) in _EMPTY_STEMS), None)
+    return base if verb is not None and any(pos > verb for pos in concepts) else 0.0
 
 
 def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset()) -> list[_Window]:
@@ -334,19 +336,18 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
 
 # A clause that opens on 'it' ('it gives each GPU whole layers') speaks of the concept the clause
 # before it opened on.
-_IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)it(?:'s|s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)")
+_IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)it(?:'s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)")
 
 
 def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
-    """Each clause's canonical text, with an opening 'it' (or the 'it' of 'running it', 'use
-    it', ... in a clause that names nothing of the same kind) replaced by the concept that opened
-    the clause before (in the same or the previous sentence).
+    """Each clause's canonical text, with an opening 'it' replaced by the one concept the clause
+    before (in the same or the previous sentence) names, at its start.
 
     >>> m = TermMatcher.build([("tensor parallelism", ("tp",))])
     >>> _resolve_it(read_answer("TP does not split layers; it gives each GPU whole layers."), m)
     ['tensor parallelism does not split layers', 'tensor parallelism gives each gpu whole layers']
-    >>> _resolve_it(read_answer("TP stays in a node. Running it across nodes is slow."), m)[1]
-    'running tensor parallelism across nodes is slow'
+    >>> _resolve_it(read_answer("TP stays in a node. Its all-reduce is costly."), m)[1]
+    'its all-reduce is costly'
     """
     out = [clean_for_matching(c.text, matcher) for c in clauses]
     terms = {key: canonical for canonical, key in matcher.keys.items()}
@@ -355,24 +356,13 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
         if not m or clauses[i].sentence - clauses[i - 1].sentence > 1:
             continue
         found = _concepts_at(out[i - 1], matcher)
-        if found and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
+        # Only an unambiguous antecedent: 'PP has a bubble; it shrinks ...' may mean either.
+        if len({key for _, key in found}) == 1 and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
             it = out[i][m.end(1) : m.end()]
             verb_s = "'s" in it or " is" in it
             out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
-    # An object 'it' in a clause that names no concept of the same kind: 'running it across nodes'.
-    for i in range(1, len(clauses)):
-        if not _OBJ_IT.search(out[i]) or clauses[i].sentence - clauses[i - 1].sentence > 1:
-            continue
-        found = _concepts_at(out[i - 1], matcher)
-        if found and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
-            key = found[0][1]
-            if not any(k == key or _same_head(k, key, matcher) for _, k in _concepts_at(out[i], matcher)):
-                out[i] = _OBJ_IT.sub(lambda v: f"{v.group(1)} {terms[key]}", out[i])
     return out
 
-
-_OBJ_IT = re.compile(r"\b(running|run|runs|using|use|uses|putting|put|puts|placing|place|places|keep|keeping|keeps|spread|spreading|"
-                     r"scale|scaling|scales|stretch|stretching|apply|applying|do|doing)\s+it\b(?!')")
 
 
 @lru_cache(maxsize=64)
@@ -516,7 +506,6 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
-    # (The answer-wide signals below still read every usable window: their words are the answer's.)
     subject, siblings = _point_subject(p.text, matcher)
     siblings &= rubric_subjects
     elsewhere = [False] * len(windows)
@@ -539,7 +528,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     w = windows[best]
     # What the whole answer says: clauses that name terms and predicate nothing add no words.
     empty = {w.clauses[0] for w in windows if len(w.clauses) == 1 and w.substance == 0}
-    usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i] and windows[i].substance > 0
+    usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i] and not elsewhere[i] and windows[i].substance > 0
               and not empty & set(windows[i].clauses)]
     all_words = frozenset().union(*(windows[i].words for i in usable))
     all_keys = frozenset().union(*(windows[i].keys for i in usable))
@@ -809,7 +798,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
-                               matcher, m_own, m_absolute, close=sim >= tuning.misconception_restated)
+                               matcher, m_own, m_absolute)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
@@ -928,7 +917,7 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False, close: bool = False) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
@@ -964,7 +953,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     if m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text):
         return 1
     own = w.words & (m_own - alt_words) - _RELATION_WORDS
-    if len(own) >= (1 if close else 2) and not w.words & (alt_words - m_own - m_words):
+    if len(own) >= 2 and not w.words & (alt_words - m_own - m_words):
         return 1
     return 0
 

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-3.429, partial_weights=(-4.617, 8.513, 3.183, 2.023, -0.8, -0.133, 1.171, 0.0, 0.0, -0.726, 10.651), covered_bias=-5.356, covered_weights=(-10.455, 8.137, 0.425, 4.652, 0.215, -0.227, 3.536, 0.0, -2.622, 0.779, 10.835))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-3.419, partial_weights=(-4.642, 8.389, 3.603, 1.797, -0.813, -0.119, 1.168, 0.0, 0.0, -0.962, 10.825), covered_bias=-5.338, covered_weights=(-10.6, 8.073, 0.776, 4.225, 0.25, -0.135, 3.505, 0.0, -2.633, 0.763, 11.101))

@@ -120,17 +120,11 @@ _REPORTED = re.compile(
     re.I,
 )
 # A supposition set up to be reasoned about, not claimed: 'Imagine each GPU sent its whole tensor
-# to every other GPU: that would be quadratic', 'If TP ran across nodes, every layer would wait'.
-# An 'if' counts only with a counterfactual 'would/could' in its sentence: 'if you have 8 GPUs,
-# the ring sends ...' is a plain conditional and claims what follows.
+# to every other GPU: that would be quadratic', 'If all-reduce were a plain reduce, ...'. A plain
+# 'if' is not one: 'if you use enough micro-batches, PP would keep every GPU busy' claims it.
 _SUPPOSE = re.compile(
     r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+)[\s,]+)*(?:suppose|supposing|imagine|pretend|hypothetically|what if|"
-    r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where)\b",
-    re.I,
-)
-_IF = re.compile(
-    r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+|even)[\s,]+)*if\b(?!\s+(?:i|you)\s+(?:remember|recall)\b|\s+i'?m\s+not\s+mistaken|"
-    r"\s+memory\s+serves|\s+i\s+had\s+to\s+guess)",
+    r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where|(?:even )?if\b[^,;:]*?\b(?:were|weren'?t)\b)",
     re.I,
 )
 _WOULD = re.compile(r"\b(?:would|wouldn'?t|could|couldn'?t|might|'d)\b", re.I)
@@ -363,12 +357,13 @@ def _mark_suppositions(text: str, clauses: list[Clause]) -> None:
     [True, True, False]
     >>> [c.supposed for c in read_answer("If you have 8 GPUs, each one sends about twice its buffer.")]
     [False]
-    >>> [c.supposed for c in read_answer("If all-reduce left the sum on one GPU, the others would wait, which is why every GPU gets the sum.")]
+    >>> [c.supposed for c in read_answer("If all-reduce were a plain reduce, the others would wait, which is why every GPU gets the sum.")]
     [True, False]
+    >>> [c.supposed for c in read_answer("If you use enough micro-batches, PP would keep every GPU busy all the time.")]
+    [False]
     """
     for i, c in enumerate(clauses):
-        sentence = [d for d in clauses if d.sentence == c.sentence]
-        if _SUPPOSE.match(c.text) or (_IF.match(c.text) and any(_WOULD.search(d.text) for d in sentence)):
+        if _SUPPOSE.match(c.text):
             clauses[i] = _replace(c, supposed=True)
         elif i and clauses[i - 1].supposed and clauses[i - 1].sentence == c.sentence and _WOULD.search(c.text) and not _REPLY.match(c.text):
             clauses[i] = _replace(c, supposed=True)  # what would follow from it
