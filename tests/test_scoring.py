@@ -611,6 +611,11 @@ def test_an_opening_it_reads_as_the_concept_the_clause_before_opened_on(grader, 
     got = {c.id: c.state for c in right.checkpoints}
     assert got["tp-definition"] == "covered" and got["interconnect-placement"] != "missed", got
     assert not right.misconceptions
+    # The clause is read, and encoded, as being about tensor parallelism.
+    from app.scoring.grade import _build_windows
+
+    texts = [w.text for w in _build_windows(read_answer("TP splits every layer. It needs an all-reduce in every layer."), grader.matcher)]
+    assert "tensor parallelism needs an all-reduce in every layer" in texts, texts
 
 
 def test_a_possessive_is_the_word_itself(grader, bank):

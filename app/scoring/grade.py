@@ -284,7 +284,8 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
         return 0.0
     canon = clean_for_matching(text, matcher)
     # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
-    keys = matcher.keys_in(canon) | {key for _, key in _concepts_at(canon, matcher)}
+    found = _concepts_at(canon, matcher)
+    keys = {key for _, key in found}
     if not keys:
         return base
     if _RELATES.search(canon):
@@ -294,9 +295,8 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     if said:
         return base
     # Only empty words, but they link terms: 'Megatron-LM and DeepSpeed handle 3D parallelism'.
-    concepts = [pos for pos, _ in _concepts_at(canon, matcher)]
-    verb = next((t.start for t in tokenize(canon) if concepts and t.start > concepts[0] and stem(t.text) in _EMPTY_STEMS), None)
-    return base if verb is not None and any(pos > verb for pos in concepts) else 0.0
+    verb = next((t.start for t in tokenize(canon) if t.start > found[0][0] and stem(t.text) in _EMPTY_STEMS), None)
+    return base if verb is not None and found[-1][0] > verb else 0.0
 
 
 def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset()) -> list[_Window]:
@@ -357,12 +357,11 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
             continue
         found = _concepts_at(out[i - 1], matcher)
         # Only an unambiguous antecedent: 'PP has a bubble; it shrinks ...' may mean either.
-        if len({key for _, key in found}) == 1 and len(content_words(out[i - 1][: found[0][0]])) <= 1 and found[0][1] in terms:
+        if len({key for _, key in found}) == 1 and _opens_on(out[i - 1], found[0][0]) and found[0][1] in terms:
             it = out[i][m.end(1) : m.end()]
             verb_s = "'s" in it or " is" in it
             out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
     return out
-
 
 
 @lru_cache(maxsize=64)
@@ -513,14 +512,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
         elsewhere = [_speaks_of_sibling(w, by_clause.get(w.clauses[0] - 1), subject, siblings, matcher) for w in windows]
     best, best_score = None, -1.0
-    window_scores = []
     for i, w in enumerate(windows):
         if i in wrong_windows or against[i] or elsewhere[i]:  # saying the opposite is no evidence for it
-            window_scores.append(-1.0)
             continue
         concepts = _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
-        s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance) * (0.5 if against[i] else 1.0)
-        window_scores.append(s)
+        s = (cp_sim[i, k] + 0.25 * concepts) * (0.4 + 0.6 * w.substance)
         if s > best_score + 1e-9 or (abs(s - best_score) <= 1e-9 and best is not None and len(w.clauses) < len(windows[best].clauses)):
             best, best_score = i, s
     if best is None:
@@ -831,11 +827,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
     """Concepts a text names, by their term or by its head word ('pipeline')."""
-    heads = _heads(matcher)
-    found = matcher.keys_in(canon)
-    if heads:
-        found |= {heads[m.group()] for m in _heads_regex(matcher).finditer(canon)}
-    return found
+    return {key for _, key in _concepts_at(canon, matcher)}
 
 
 def _term_words(key: str, matcher: TermMatcher) -> frozenset[str]:
@@ -889,7 +881,13 @@ def _speaks_of_sibling(w: _Window, before: "_Window | None", subject: str, sibli
     if subject in {key for _, key in found}:
         return False
     pos, key = found[0]
-    return key in siblings and len(content_words(w.text[:pos])) <= 1
+    return key in siblings and _opens_on(w.text, pos)
+
+
+def _opens_on(text: str, pos: int) -> bool:
+    """Whether what stands at ``pos`` opens the text, as its subject would: at most one content
+    word before it ('in pipeline parallelism ...', 'so tensor parallelism ...')."""
+    return len(content_words(text[:pos])) <= 1
 
 
 def _concepts_at(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:

@@ -162,7 +162,7 @@ class Clause:
     hedged: bool = False  # 'I think it's something like ...'
     reported: bool = False  # 'people often say ...': someone else's view, not the speaker's claim
     question: bool = False  # 'Does TP split each layer?': asks, does not answer
-    supposed: bool = False  # 'If all-reduce left the sum on one GPU, ...': a supposition, not a claim
+    supposed: bool = False  # 'Imagine all-reduce left the sum on one GPU': a supposition, not a claim
 
     @property
     def usable(self) -> bool:
