@@ -178,6 +178,10 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         # the direction of a change: 'the same FLOPs' is the opposite of 'fewer FLOPs'
         ("train-vs-infer-optimization", "When TensorRT fuses conv, bias and ReLU, the fused kernel does far fewer FLOPs; that's where the speedup comes from.", {"fusion-reduces-flops"}),
         ("train-vs-infer-optimization", "When TensorRT fuses conv, bias and ReLU, the fused kernel does the same FLOPs; the speedup comes from fewer launches and memory round trips.", set()),
+        # a foil: what is said of the thing the subject is contrasted with is not said of the subject
+        ("allreduce-deep-dive", "Unlike a plain reduce, which leaves the result on one root GPU, all-reduce gives every GPU the sum.", set()),
+        ("allreduce-deep-dive", "It's different from reduce, where only the root ends up with the result.", set()),
+        ("allreduce-deep-dive", "Unlike a broadcast, all-reduce leaves the reduced result on a single root GPU only.", {"allreduce-is-reduce-to-root"}),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -424,6 +424,37 @@ def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode) -> 
     return out, vecs[len(singles) :]
 
 
+# A foil: what the answer contrasts its subject with ('unlike a plain reduce, which leaves the
+# sum on one root GPU, all-reduce ...'). The foil and what is said of it are not claims about the
+# subject; the rest of the clause is.
+_FOIL = re.compile(
+    r"^(?:(?:and|but|so|well)\s+)?(?:(?:it|that|this)(?:'s| is) )?(?:unlike|as opposed to|in contrast (?:to|with)|contrary to|"
+    r"compared (?:with|to)|(?:as )?(?:different|distinct) from|versus|vs\.?)\s+[^,;:]*(?:[,;:]\s*(?:which|where|that|who|whose|when)\b[^,;:]*)?[,;:]?\s*"
+)
+
+
+def _without_foils(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
+                   matcher: TermMatcher) -> tuple[list[_Window], np.ndarray, np.ndarray]:
+    """The windows as claims: a window that opens on a foil is read without it, and one that is
+    all foil ('it's different from reduce, where only the root gets the result') claims nothing."""
+    rest = {i: _FOIL.sub("", w.text, count=1) for i, w in enumerate(windows) if _FOIL.match(w.text)}
+    if not rest:
+        return windows, sims, cp_sim
+    windows, sims, cp_sim = list(windows), sims.copy(), cp_sim.copy()
+    keep = {i: t for i, t in rest.items() if len(t.split()) >= 3}
+    for i in set(rest) - set(keep):
+        windows[i] = replace(windows[i], supposed=True)  # nothing claimed outside the foil
+    if keep:
+        order = sorted(keep)
+        vecs = encode([keep[i] for i in order])
+        for v, i in zip(vecs, order):
+            t = keep[i]
+            windows[i] = replace(windows[i], text=t, words=frozenset(content_words(t)), keys=frozenset(matcher.keys_in(t)))
+            sims[i] = v @ rv.T
+            cp_sim[i] = [sims[i, r].max() for r in cp_refs]
+    return windows, sims, cp_sim
+
+
 def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
     return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
 
@@ -461,8 +492,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
     hits, wrong_windows = [], set()
     cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
+    claim_windows, claim_sims, claim_cp_sim = _without_foils(windows, sims, cp_sim, cp_refs, rv, encode, matcher) if rubric.misconceptions else (windows, sims, cp_sim)
     for k, m in enumerate(rubric.misconceptions):
-        hit = _detect_misconception(m, windows, sims, cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
+        hit = _detect_misconception(m, claim_windows, claim_sims, claim_cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
                                     [p.text for p in rubric.checkpoints])
         if hit is not None:
             hits.append(hit[0])
