@@ -182,6 +182,17 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("allreduce-deep-dive", "Unlike a plain reduce, which leaves the result on one root GPU, all-reduce gives every GPU the sum.", set()),
         ("allreduce-deep-dive", "It's different from reduce, where only the root ends up with the result.", set()),
         ("allreduce-deep-dive", "Unlike a broadcast, all-reduce leaves the reduced result on a single root GPU only.", {"allreduce-is-reduce-to-root"}),
+        # what the correction says the claim really describes ('... is a plain reduce'), said of it
+        ("allreduce-deep-dive", "A reduce leaves the result on the root GPU; all-reduce leaves it on all GPUs.", set()),
+        ("allreduce-deep-dive", "The reduce-scatter leaves each GPU with one chunk, and all-reduce leaves the sum on one root GPU only.", {"allreduce-is-reduce-to-root"}),
+        # a strawman set up to be improved on is not the speaker's claim
+        ("allreduce-deep-dive", "The naive approach where each GPU sends its full tensor to every other GPU has traffic growing with the number of GPUs.", set()),
+        ("allreduce-deep-dive", "In an all-reduce each GPU sends its full tensor to every other GPU, so traffic grows linearly with the GPU count.", {"naive-traffic"}),
+        # a matter of degree is not an absolute claim, and an absolute word is the claim's own
+        ("tensor-vs-pipeline-parallelism", "Pipeline parallelism keeps more GPUs busy as you add micro-batches, but there is always some idle time.", set()),
+        ("train-vs-infer-optimization", "INT8 quantization with good calibration often costs almost no accuracy.", set()),
+        ("train-vs-infer-optimization", "With calibration, INT8 loses almost nothing.", set()),
+        ("train-vs-infer-optimization", "INT8 costs no accuracy at all.", {"int8-no-accuracy-cost"}),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):

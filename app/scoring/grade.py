@@ -794,6 +794,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # Only its siblings count as 'another subject': terms with the same head noun, as tensor and
     # pipeline parallelism, or structured and unstructured pruning.
     other_subjects = {k for k in other_subjects if any(_same_head(k, s, matcher) for s in m_subjects)}
+    foil = _correction_foil(m.correction, matcher) if m.correction else None
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
@@ -823,6 +824,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         k_near = int(cp_sim[i].argmax())
         alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
         alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
+        if foil is not None and foil.match(w.text):
+            continue  # 'a reduce leaves the result on the root': what the correction says the claim describes
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
@@ -845,8 +848,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
-        if not (w.words | w.keys) & (m_own - correct_words):
-            continue  # on the topic, but says nothing the wrong claim says and the right one does not
+        overclaims = m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text or "")
+        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims:
+            continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -935,6 +939,22 @@ def _first_subject(canon: str, matcher: TermMatcher) -> str | None:
     return found[0][1] if found else None
 
 
+# 'leaving it on one root is a plain reduce': the thing the wrong claim really describes.
+_IS_REALLY = re.compile(r"\b(?:is|are) (?:an? |the )?(?:plain |simple |ordinary |regular |normal )?([a-z0-9][a-z0-9\- ]{1,40}?)\s*$")
+
+
+@lru_cache(maxsize=1024)
+def _correction_foil(correction: str, matcher: TermMatcher) -> re.Pattern | None:
+    """A pattern for a clause that opens on what the correction says the claim describes
+    ('... is a plain reduce' -> 'a reduce leaves the sum on the root GPU')."""
+    for part in re.split(r"[;.]", clean_for_matching(correction, matcher)):
+        m = _IS_REALLY.search(part.strip())
+        if m and len(m.group(1).split()) <= 3 and m.group(1).split()[0] not in STOPWORDS:
+            head = re.escape(m.group(1))
+            return re.compile(rf"^(?:(?:and|but|so|while|whereas)\s+)?(?:with |in |for )?(?:an? |the )?(?:plain |simple |ordinary |regular |normal )?{head}\b(?![\-])")
+    return None
+
+
 def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:
     """Whether the window (or, when it names no subject, the clause before it in the same
     sentence) speaks of what the correction names instead of the claim's subject."""
@@ -956,6 +976,8 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     'point-to-point'); overclaiming ('every GPU is busy all the time' where the truth is 'more
     stages are busy'); and the wrong claim's own wording ('compresses the teacher's own
     weights') with none of the correction's."""
+    if m_absolute and not _ABSOLUTE.search(w.text) and _GRADED.search(w.text):
+        return -1  # 'keeps more GPUs busy', 'costs almost no accuracy': a matter of degree, not 'always' or 'never'
     if alt_text is None:
         return 0
     alt_bind = role_bindings(alt_text, matcher)
@@ -1000,7 +1022,11 @@ _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or t
 _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b")
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
+_GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
+                     r"little|some|slightly|a bit|a few|partly|partially|much of)\b")
+# 'Almost nothing', 'nearly always' are matters of degree; 'free to run' is not 'for free'.
 _ABSOLUTE = re.compile(
-    r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free|"
+    r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )"
+    r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
 )

@@ -124,7 +124,9 @@ _REPORTED = re.compile(
 # 'if' is not one: 'if you use enough micro-batches, PP would keep every GPU busy' claims it.
 _SUPPOSE = re.compile(
     r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+)[\s,]+)*(?:suppose|supposing|imagine|pretend|hypothetically|what if|"
-    r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where|(?:even )?if\b[^,;:]*?\b(?:were|weren'?t)\b)",
+    r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where|(?:even )?if\b[^,;:]*?\b(?:were|weren'?t)\b|"
+    # a strawman set up to be improved on: 'the naive approach, where each GPU sends ...'
+    r"naively\b|(?:(?:in|with|under|for) )?(?:the|a) (?:naive|naïve|brute[- ]force) (?:approach|way|version|method|implementation|scheme|algorithm|solution|design|baseline)\b)",
     re.I,
 )
 _WOULD = re.compile(r"\b(?:would|wouldn'?t|could|couldn'?t|might|'d)\b", re.I)
