@@ -131,6 +131,14 @@ def test_model_answers_score_high(grader, bank):
             assert r.score >= 60, (q.id, r.score, r.states())
 
 
+def test_model_answers_and_corrections_assert_no_misconception(grader, bank):
+    """The bank's own right answers are the plainest test of false flags."""
+    for q in bank.questions:
+        right = ([q.model_answer] if q.model_answer else []) + [m.correction for m in q.misconceptions if m.correction]
+        for text in right:
+            assert not grader.grade_core(q, text).misconceptions, (q.id, text)
+
+
 def test_term_matcher_doctest_examples():
     m = TermMatcher.build([("NVLink", ("envy link",))])
     assert m.canonicalize("over Envy-Link") == "over nvlink"
@@ -193,6 +201,16 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("train-vs-infer-optimization", "INT8 quantization with good calibration often costs almost no accuracy.", set()),
         ("train-vs-infer-optimization", "With calibration, INT8 loses almost nothing.", set()),
         ("train-vs-infer-optimization", "INT8 costs no accuracy at all.", {"int8-no-accuracy-cost"}),
+        # 'rarely', 'barely' deny; a denied verb is the claim's own even when the claim lessens ('into fewer parameters')
+        ("train-vs-infer-optimization", "Unstructured pruning zeros individual weights and rarely speeds up a GPU, because dense kernels do the same work.", set()),
+        ("knowledge-distillation", "Distillation doesn't compress the teacher itself; the student is a new, smaller model.", set()),
+        ("knowledge-distillation", "Distillation compresses the teacher itself into fewer parameters.", {"distillation-shrinks-teacher"}),
+        # someone else's view, however it is introduced, and rejected
+        ("tensor-vs-pipeline-parallelism", "A lot of people mix it up and say tensor parallelism assigns whole layers to GPUs, but that's pipeline parallelism.", set()),
+        ("tensor-vs-pipeline-parallelism", "Someone on my team wanted to run tensor parallelism across nodes over Ethernet, but the per-layer all-reduces killed throughput.", set()),
+        # said of a sibling concept or of what the correction names, not of the claim's subject
+        ("megatron-tp-collectives", "Data parallelism all-reduces the weight gradients once per step.", set()),
+        ("tensor-vs-pipeline-parallelism", "Between stages the GPUs all-reduce the activations so the next stage gets them.", {"pp-uses-allreduce"}),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):

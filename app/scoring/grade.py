@@ -795,6 +795,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # pipeline parallelism, or structured and unstructured pruning.
     other_subjects = {k for k in other_subjects if any(_same_head(k, s, matcher) for s in m_subjects)}
     foil = _correction_foil(m.correction, matcher) if m.correction else None
+    # The concepts the claim's subject stands beside: its siblings, and what the correction names
+    # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
+    claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
+    corrected = _subjects(clean_for_matching(m.correction, matcher), matcher) if m.correction else set()
+    peers = (siblings_of(m_subjects, matcher) | (corrected - claimed)) - m_subjects
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
@@ -826,6 +831,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
         if foil is not None and foil.match(w.text):
             continue  # 'a reduce leaves the result on the root': what the correction says the claim describes
+        if _opens_on_a_peer(w.text, m_subjects, peers, matcher):
+            continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
@@ -849,7 +856,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
         overclaims = m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text or "")
-        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims:
+        # the claim's own place roles ('TP across nodes') say what it says, in the correction's words
+        own_roles = alt_text is not None and role_bindings(w.text, matcher) & (m_bind - role_bindings(alt_text, matcher))
+        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles:
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
@@ -953,6 +962,20 @@ def _correction_foil(correction: str, matcher: TermMatcher) -> re.Pattern | None
             head = re.escape(m.group(1))
             return re.compile(rf"^(?:(?:and|but|so|while|whereas)\s+)?(?:with |in |for )?(?:an? |the )?(?:plain |simple |ordinary |regular |normal )?{head}\b(?![\-])")
     return None
+
+
+def siblings_of(keys: set[str], matcher: TermMatcher) -> set[str]:
+    """Concepts whose terms share a head noun with one of ``keys`` (tensor / pipeline parallelism)."""
+    return {k for k in matcher.keys.values() if any(_same_head(k, s, matcher) for s in keys)}
+
+
+def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: TermMatcher) -> bool:
+    """Whether a clause opens on a peer of the claim's subject and never names the subject."""
+    found = _concepts_at(text, matcher)
+    if not found or not m_subjects or {k for _, k in found} & m_subjects:
+        return False
+    pos, key = found[0]
+    return key in peers and _opens_on(text, pos)
 
 
 def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:

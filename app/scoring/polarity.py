@@ -17,6 +17,8 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from app.scoring.text import stem
+
 # (one side, the other side): word stems that state opposite things about the same subject.
 # Words that are also names ('positive terminal', 'tensor parallel') are left out on purpose, and
 # so are more / less: 'reduces launches' and 'more throughput' are about different things, and a
@@ -47,7 +49,7 @@ NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than)\b"
 )
 NEGATORS = re.compile(
-    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|rarely|seldom|barely|scarcely|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
     r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t)\b"
 )
 
@@ -112,7 +114,7 @@ def spelled(text: str) -> str:
 
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'.
-_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot)|n't)\b(?:\s+[\w-]+){0,3}\s+$")
+_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot|hardly|rarely|seldom|barely)|n't)\b(?:\s+[\w-]+){0,3}\s+$")
 
 
 @lru_cache(maxsize=65536)
@@ -204,7 +206,21 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
         return s == OPPOSE
     # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
     # avoiding or lessening counts as one more negation on its side.
-    if clause_negated and not negated(reference) and _lessens(reference) and not _lessens(clause):
+    if clause_negated and not negated(reference) and _lessens(reference) and not _lessens(clause) and not _denies_its_verb(clause, reference):
         return False
     return clause_negated != negated(reference)
+
+
+_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|hardly|rarely|seldom|barely)|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{3,})")
+
+
+def _denies_its_verb(clause: str, reference: str) -> bool:
+    """Whether the clause negates the reference's own verb ('distillation does not compress the
+    teacher' against 'distillation compresses the teacher into fewer parameters'): then the
+    reference's word of lessening does not make the negation agree."""
+    m = _NEGATED_VERB.search(clause.lower())
+    if not m:
+        return False
+    key = lambda w: stem(w)[:5]  # 'compress' and 'compresses' stem apart
+    return key(m.group(1)) in {key(w) for w in re.findall(r"[a-z]{3,}", reference.lower())}
 

@@ -90,7 +90,7 @@ _IGNORANCE = re.compile(
     re.I,
 )
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|doesn'?t|don'?t|isn'?t|aren'?t|"
+    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|rarely|seldom|barely|scarcely|doesn'?t|don'?t|isn'?t|aren'?t|"
     r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
     r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake)\b",
     re.I,
@@ -104,8 +104,11 @@ _HEDGE = re.compile(
 )
 # Someone else's view, reported rather than asserted: 'people sometimes say ...', 'you might think ...'.
 _REPORTED = re.compile(
-    r"\b(?:(?:some |many |a lot of |most )?(?:people|folks|others|beginners|some) (?:often |sometimes |usually |commonly |will |might |may )?"
-    r"(?:say|said|think|thought|claim|believe|assume|argue|suggest|expect)|"
+    r"\b(?:(?:some |many |a lot of |most )?(?:people|folks|others|beginners|some|someone|somebody|(?:a|my|our) (?:colleague|teammate|coworker|manager|lead))"
+    r"(?: (?:on|in|at|from) (?:my|our|the|a) \w+)?(?: (?:often|sometimes|usually|commonly|will|might|may|once|always|mix (?:it|this|them|the two) up and|"
+    r"get (?:it|this|that) wrong and|confuse (?:them|the two|these) and))? "
+    r"(?:say|says|said|think|thinks|thought|claim|claims|claimed|believe|believes|believed|assume|assumes|assumed|argue|argued|"
+    r"suggest|suggests|suggested|expect|expects|proposed|wanted to|wants to|tried to)|"
     r"(?:you|one) (?:might|may|could|would) (?:think|assume|expect|hear|read|be tempted to)|"
     r"you(?:'ll| will| often| sometimes| may| might| frequently)? (?:hear|read|see it (?:said|claimed|written))|"
     r"(?:misreading|misunderstanding|misconception|myth|fallacy) (?:is|would be|being) "
@@ -126,7 +129,7 @@ _SUPPOSE = re.compile(
     r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+)[\s,]+)*(?:suppose|supposing|imagine|pretend|hypothetically|what if|"
     r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where|(?:even )?if\b[^,;:]*?\b(?:were|weren'?t)\b|"
     # a strawman set up to be improved on: 'the naive approach, where each GPU sends ...'
-    r"naively\b|(?:(?:in|with|under|for) )?(?:the|a) (?:naive|naïve|brute[- ]force) (?:approach|way|version|method|implementation|scheme|algorithm|solution|design|baseline)\b)",
+    r"naively\b|(?:(?:in|with|under|for) )?(?:the|a) (?:naive|naïve|brute[- ]force) (?:approach|way|version|method|implementation|scheme|algorithm|solution|design|baseline|plan|idea|option)\b)",
     re.I,
 )
 _WOULD = re.compile(r"\b(?:would|wouldn'?t|could|couldn'?t|might|'d)\b", re.I)
