@@ -92,7 +92,9 @@ _IGNORANCE = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|rarely|seldom|barely|scarcely|doesn'?t|don'?t|isn'?t|aren'?t|"
     r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
-    r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake)\b",
+    r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake|"
+    # a verdict against the option just described: 'running TP across nodes would be too slow'
+    r"(?:way |much |far )?too (?:slow|expensive|costly)|(?:would|will|does|did|can) (?:hurt|kill|tank|cripple)|killed|kills)\b",
     re.I,
 )
 _HEDGE = re.compile(
