@@ -211,6 +211,10 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         # said of a sibling concept or of what the correction names, not of the claim's subject
         ("megatron-tp-collectives", "Data parallelism all-reduces the weight gradients once per step.", set()),
         ("tensor-vs-pipeline-parallelism", "Between stages the GPUs all-reduce the activations so the next stage gets them.", {"pp-uses-allreduce"}),
+        # all but a restatement of the claim, with none of the correction's own words
+        ("tensor-vs-pipeline-parallelism", "With tensor parallelism each GPU gets whole layers: GPU 0 runs layers 1 to 8, GPU 1 runs layers 9 to 16.", {"tp-splits-layers-into-stages"}),
+        ("train-vs-infer-optimization", "Distillation compresses the knowledge of the teacher into a smaller student model.", set()),
+        ("knowledge-distillation", "People sometimes describe distillation as compressing the teacher, but the teacher stays as is; you get a new student.", set()),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):

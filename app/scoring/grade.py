@@ -123,6 +123,9 @@ class Tuning:
     # Misconception: cosine to the wrong claim at least this, and this much above the correct statements.
     misconception_sim: float = 0.55
     misconception_margin: float = 0.08
+    # ... or only closer, when the window all but restates the claim and uses none of the words
+    # only its correction has ('with tensor parallelism each GPU gets whole layers').
+    misconception_close_sim: float = 0.85
     misconception_penalty: float = MISCONCEPTION_PENALTY
     support_sim: float = 0.5  # a window 'speaks to' a checkpoint above this cosine
     facet_sim: float = 0.55
@@ -850,6 +853,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # A structural match (the claim's roles or its distinctive concept) carries a claim that
         # the embeddings alone cannot tell from the correct one; otherwise it must be clearly closer.
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
+        if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & (set(content_words(alt_text)) - set(m_seq)):
+            margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
         if sim < tuning.misconception_sim or sim - correct < margin:
             continue
         if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
