@@ -1051,10 +1051,10 @@ _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
-                     r"little|some|slightly|a bit|a few|partly|partially|much of)\b")
+                     r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes)\b")
 # 'Almost nothing', 'nearly always' are matters of degree; 'free to run' is not 'for free'.
 _ABSOLUTE = re.compile(
-    r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )"
+    r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
 )
