@@ -591,6 +591,16 @@ def test_spoken_clauses_give_the_evidence_span(grader, bank):
     assert "each gpu gets some of the layers" in span and "bubble" not in span, span
 
 
+def test_swapped_places_earn_no_placement_credit(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    swapped = {c.id: c.state for c in grader.grade(q, "Tensor parallelism is placed across nodes over InfiniBand, and pipeline parallelism "
+                                                        "inside a node over NVLink.").checkpoints}
+    assert swapped["interconnect-placement"] == "missed", swapped
+    right = {c.id: c.state for c in grader.grade(q, "Tensor parallelism is placed inside a node over NVLink, and pipeline parallelism "
+                                                      "across nodes over InfiniBand.").checkpoints}
+    assert right["interconnect-placement"] != "missed", right
+
+
 def test_a_definition_said_of_the_sibling_concept_earns_no_credit(grader, bank):
     q = bank.get("tensor-vs-pipeline-parallelism")
     swapped = grader.grade(q, "Pipeline parallelism splits each layer's weight matrices across GPUs so every GPU computes a slice of every "

@@ -538,6 +538,10 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # or by opposite words; 'no gap between them' agrees with 'connected'.
     # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
+    # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
+    cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
+    if cp_roles:
+        against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
