@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-3.419, partial_weights=(-4.642, 8.389, 3.603, 1.797, -0.813, -0.119, 1.168, 0.0, 0.0, -0.962, 10.825), covered_bias=-5.338, covered_weights=(-10.6, 8.073, 0.776, 4.225, 0.25, -0.135, 3.505, 0.0, -2.633, 0.763, 11.101))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-3.432, partial_weights=(-4.553, 8.369, 3.704, 1.72, -0.795, -0.156, 1.142, 0.0, 0.0, -1.043, 10.887), covered_bias=-5.338, covered_weights=(-10.585, 8.045, 0.743, 4.246, 0.292, -0.137, 3.509, 0.0, -2.631, 0.708, 11.094))
