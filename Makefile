@@ -31,6 +31,7 @@ eval: install
 	@for f in seed-test seed-dev seed-dev2; do echo "== $$f"; $(BIN)/coach eval eval/gold/$$f.jsonl || exit 1; done
 	@for f in minimal-test minimal-dev minimal-dev2; do echo "== $$f"; $(BIN)/coach eval --content eval/content eval/gold/$$f.jsonl || exit 1; done
 	$(BIN)/python scripts/semeval.py
+	$(BIN)/python scripts/adversarial.py
 
 bench: install
 	$(BIN)/python scripts/bench_grader.py
