@@ -201,6 +201,8 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("train-vs-infer-optimization", "INT8 quantization with good calibration often costs almost no accuracy.", set()),
         ("train-vs-infer-optimization", "With calibration, INT8 loses almost nothing.", set()),
         ("train-vs-infer-optimization", "INT8 costs no accuracy at all.", {"int8-no-accuracy-cost"}),
+        # the question's words plus what the wrong claim adds is an answer, not a copy of the question
+        ("pipeline-schedules-bubbles", "The 1F1B schedule eliminates the pipeline bubble.", {"1f1b-removes-bubble"}),
         ("train-vs-infer-optimization", "INT8 quantization doesn't always lose much accuracy, but you still need calibration and validation.", set()),
         # 'rarely', 'barely' deny; a denied verb is the claim's own even when the claim lessens ('into fewer parameters')
         ("train-vs-infer-optimization", "Unstructured pruning zeros individual weights and rarely speeds up a GPU, because dense kernels do the same work.", set()),

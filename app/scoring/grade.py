@@ -377,8 +377,8 @@ def _vocabulary(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
 def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset()) -> bool:
     """A window that only restates the question is not an answer; one that restates it and adds
     what the rubric asks for ('... is a fruit if it has seeds') is."""
-    if len(window.words) < 4 or not prompt_words:
-        return False
+    if len(window.words) < 4 or not prompt_words or window.negated:
+        return False  # 'memory layout does not affect GPU speed' answers 'why does layout affect ...?'
     if (window.words - prompt_words) & rubric_words:
         return False
     return len(window.words & prompt_words) / len(window.words) >= 0.8
@@ -479,7 +479,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         notes.append("text addressed to the grader was ignored")
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
     windows = _build_windows(clauses, matcher, _vocabulary(rubric, matcher))
-    rubric_words = set().union(*(content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints))
+    # What the rubric asks for or warns against: restating the question plus one of these is an answer.
+    rubric_words = set().union(*(content_words(clean_for_matching(t, matcher)) for t in [p.text for p in rubric.checkpoints]
+                                 + [m.text for m in rubric.misconceptions]))
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:
         return _missed_all(rubric, notes)
