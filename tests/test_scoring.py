@@ -203,6 +203,9 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("train-vs-infer-optimization", "INT8 costs no accuracy at all.", {"int8-no-accuracy-cost"}),
         # the question's words plus what the wrong claim adds is an answer, not a copy of the question
         ("pipeline-schedules-bubbles", "The 1F1B schedule eliminates the pipeline bubble.", {"1f1b-removes-bubble"}),
+        # a claim that differs from its correction by its polarity is asserted by that polarity
+        ("memory-layout-channels-last", "Memory layout does not affect GPU speed.", {"layout-irrelevant"}),
+        ("memory-layout-channels-last", "The layout does not affect the result, only the speed.", set()),
         ("train-vs-infer-optimization", "INT8 quantization doesn't always lose much accuracy, but you still need calibration and validation.", set()),
         # 'rarely', 'barely' deny; a denied verb is the claim's own even when the claim lessens ('into fewer parameters')
         ("train-vs-infer-optimization", "Unstructured pruning zeros individual weights and rarely speeds up a GPU, because dense kernels do the same work.", set()),

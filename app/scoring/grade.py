@@ -869,7 +869,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         overclaims = m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text or "")
         # the claim's own place roles ('TP across nodes') say what it says, in the correction's words
         own_roles = alt_text is not None and role_bindings(w.text, matcher) & (m_bind - role_bindings(alt_text, matcher))
-        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles:
+        # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
+        own_polarity = (alt_text is not None and polarity.negated(m_canon) != polarity.negated(alt_text) and w.negated == polarity.negated(m_canon)
+                        and not _NOT_BUT.search(w.text))  # 'does not affect the result, only the speed' affects the speed
+        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles and not own_polarity:
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
@@ -1056,6 +1059,7 @@ _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or t
 _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b")
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
+_NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
 _GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
                      r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes)\b")
 # 'Almost nothing', 'nearly always' are matters of degree; 'free to run' is not 'for free'.
