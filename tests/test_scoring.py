@@ -206,6 +206,10 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         # a claim that differs from its correction by its polarity is asserted by that polarity
         ("memory-layout-channels-last", "Memory layout does not affect GPU speed.", {"layout-irrelevant"}),
         ("memory-layout-channels-last", "The layout does not affect the result, only the speed.", set()),
+        # ... or by the direction of a change, of the same thing
+        ("mixed-precision-training", "BF16 is more precise than FP16.", {"bf16-more-precise"}),
+        ("mixed-precision-training", "BF16 has more range than FP16, so you need no loss scaling.", set()),
+        ("mixed-precision-training", "BF16 is better for training not because it's more precise but because of its range.", set()),
         ("train-vs-infer-optimization", "INT8 quantization doesn't always lose much accuracy, but you still need calibration and validation.", set()),
         # 'rarely', 'barely' deny; a denied verb is the claim's own even when the claim lessens ('into fewer parameters')
         ("train-vs-infer-optimization", "Unstructured pruning zeros individual weights and rarely speeds up a GPU, because dense kernels do the same work.", set()),

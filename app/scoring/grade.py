@@ -746,6 +746,17 @@ def direction(text: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _changed(text: str) -> set[str]:
+    """What a stated change is of: the word after each word of direction ('more precise' -> precis)."""
+    out = set()
+    for rx in _DIRECTION.values():
+        for m in rx.finditer(text):
+            after = content_words(text[m.end() :])
+            if after:
+                out.add(stem(after[0]))
+    return out
+
+
 def _head_key(word: str, matcher: TermMatcher) -> str | None:
     """The concept a multi-word term's first word stands for ('pipeline' -> pipeline parallelism)."""
     return _heads(matcher).get(word)
@@ -872,7 +883,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
         own_polarity = (alt_text is not None and polarity.negated(m_canon) != polarity.negated(alt_text) and w.negated == polarity.negated(m_canon)
                         and not _NOT_BUT.search(w.text))  # 'does not affect the result, only the speed' affects the speed
-        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles and not own_polarity:
+        # ... and its direction ('more precise' where the correction says 'less precise')
+        own_direction = (bool(m_dir) and alt_text is not None and direction(w.text) == m_dir and direction(alt_text) not in (None, m_dir)
+                         and bool(_changed(w.text) & _changed(m_canon))  # of the same thing: 'more range' is not 'more precise'
+                         and w.negated == polarity.negated(m_canon))
+        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles and not own_polarity and not own_direction:
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round

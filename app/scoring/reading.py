@@ -270,6 +270,11 @@ def read_answer(answer: str) -> list[Clause]:
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
+    # 'X, not because it's more precise but ...': the reason after a bare 'not' is denied.
+    for i in range(len(clauses) - 1):
+        c, n = clauses[i], clauses[i + 1]
+        if c.sentence == n.sentence and re.search(r"\bnot\s*$", c.text, re.I) and re.match(r"\s*because\b", n.text, re.I):
+            clauses[i + 1] = _replace(n, negated=True)
     _carry_reported(answer, clauses)
     _mark_suppositions(answer, clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
