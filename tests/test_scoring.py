@@ -208,6 +208,7 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("memory-layout-channels-last", "The layout does not affect the result, only the speed.", set()),
         # ... or by the direction of a change, of the same thing
         ("mixed-precision-training", "BF16 is more precise than FP16.", {"bf16-more-precise"}),
+        ("mixed-precision-training", "BF16 gives you more precision than FP16, so it's safer.", {"bf16-more-precise"}),
         ("mixed-precision-training", "BF16 has more range than FP16, so you need no loss scaling.", set()),
         ("mixed-precision-training", "BF16 is better for training not because it's more precise but because of its range.", set()),
         ("train-vs-infer-optimization", "INT8 quantization doesn't always lose much accuracy, but you still need calibration and validation.", set()),

@@ -753,7 +753,7 @@ def _changed(text: str) -> set[str]:
         for m in rx.finditer(text):
             after = content_words(text[m.end() :])
             if after:
-                out.add(stem(after[0]))
+                out.add(stem(after[0])[:5])  # 'precise' and 'precision' alike
     return out
 
 
