@@ -42,7 +42,7 @@ from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.terms import TermMatcher
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, stem, tokenize
+from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, stem, tokenize
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -478,10 +478,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     if any(c.instruction for c in clauses):
         notes.append("text addressed to the grader was ignored")
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
-    windows = _build_windows(clauses, matcher, _vocabulary(rubric, matcher))
     # What the rubric asks for or warns against: restating the question plus one of these is an answer.
-    rubric_words = set().union(*(content_words(clean_for_matching(t, matcher)) for t in [p.text for p in rubric.checkpoints]
-                                 + [m.text for m in rubric.misconceptions]))
+    rubric_words = _vocabulary(rubric, matcher)
+    windows = _build_windows(clauses, matcher, rubric_words)
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:
         return _missed_all(rubric, notes)
@@ -753,7 +752,7 @@ def _changed(text: str) -> set[str]:
         for m in rx.finditer(text):
             after = content_words(text[m.end() :])
             if after:
-                out.add(stem(after[0])[:5])  # 'precise' and 'precision' alike
+                out.add(root(after[0]))  # 'precise' and 'precision' alike
     return out
 
 
@@ -804,12 +803,22 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_canon = clean_for_matching(m.text, matcher)
     m_dir = direction(m_canon)
+    # The correct version to compare with: the correction, else (per window) the closest checkpoint.
+    alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
+    # What sets the claim apart from its correction besides words: its polarity, the direction of a change.
+    m_negated = polarity.negated(m_canon)
+    by_polarity = alt_text is not None and m_negated != polarity.negated(alt_text)
+    by_direction = bool(m_dir) and alt_text is not None and direction(alt_text) not in (None, m_dir)
+    m_changed = _changed(m_canon)
+    alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
     m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
+    overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
     m_subjects = _subjects(m_canon, matcher)
-    other_subjects = (_subjects(clean_for_matching(m.correction, matcher), matcher) - m_subjects) if m.correction else set()
+    corrected = _subjects(clean_for_matching(m.correction, matcher), matcher) if m.correction else set()
+    other_subjects = corrected - m_subjects
     m_subjects = {_first_subject(m_canon, matcher)} - {None}  # what the claim is about: its first concept
     # Only its siblings count as 'another subject': terms with the same head noun, as tensor and
     # pipeline parallelism, or structured and unstructured pruning.
@@ -818,7 +827,6 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # The concepts the claim's subject stands beside: its siblings, and what the correction names
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
     claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
-    corrected = _subjects(clean_for_matching(m.correction, matcher), matcher) if m.correction else set()
     peers = (siblings_of(m_subjects, matcher) | (corrected - claimed)) - m_subjects
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
@@ -845,9 +853,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if m_dir and w_dir and w_dir != m_dir:
             continue  # 'the fused kernel does the same FLOPs' states the opposite of 'fewer FLOPs'
 
-        # The correct version to compare with: the correction, else the closest checkpoint.
         k_near = int(cp_sim[i].argmax())
-        alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
         alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
         if foil is not None and foil.match(w.text):
             continue  # 'a reduce leaves the result on the root': what the correction says the claim describes
@@ -870,23 +876,20 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # A structural match (the claim's roles or its distinctive concept) carries a claim that
         # the embeddings alone cannot tell from the correct one; otherwise it must be clearly closer.
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
-        if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & (set(content_words(alt_text)) - set(m_seq)):
+        if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
         if sim < tuning.misconception_sim or sim - correct < margin:
             continue
         if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
-        overclaims = m_absolute and _ABSOLUTE.search(w.text) and not _ABSOLUTE.search(alt_text or "")
+        overclaims = overclaim_only and _ABSOLUTE.search(w.text)
         # the claim's own place roles ('TP across nodes') say what it says, in the correction's words
         own_roles = alt_text is not None and role_bindings(w.text, matcher) & (m_bind - role_bindings(alt_text, matcher))
         # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
-        own_polarity = (alt_text is not None and polarity.negated(m_canon) != polarity.negated(alt_text) and w.negated == polarity.negated(m_canon)
-                        and not _NOT_BUT.search(w.text))  # 'does not affect the result, only the speed' affects the speed
-        # ... and its direction ('more precise' where the correction says 'less precise')
-        own_direction = (bool(m_dir) and alt_text is not None and direction(w.text) == m_dir and direction(alt_text) not in (None, m_dir)
-                         and bool(_changed(w.text) & _changed(m_canon))  # of the same thing: 'more range' is not 'more precise'
-                         and w.negated == polarity.negated(m_canon))
+        own_polarity = by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text)  # 'not the result, only the speed'
+        # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
+        own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
         if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles and not own_polarity and not own_direction:
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):

@@ -17,7 +17,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from app.scoring.text import stem
+from app.scoring.text import root
 
 # (one side, the other side): word stems that state opposite things about the same subject.
 # Words that are also names ('positive terminal', 'tensor parallel') are left out on purpose, and
@@ -48,8 +48,10 @@ _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in
 NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than)\b"
 )
+# Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
+NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely"
 NEGATORS = re.compile(
-    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|rarely|seldom|barely|scarcely|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+    rf"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
     r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t)\b"
 )
 
@@ -114,7 +116,7 @@ def spelled(text: str) -> str:
 
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'.
-_LOCAL_NEGATION = re.compile(r"(?:\b(?:not|no|never|zero|without|cannot|hardly|rarely|seldom|barely)|n't)\b(?:\s+[\w-]+){0,3}\s+$")
+_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|{NEAR_NEGATORS})|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
 
 
 @lru_cache(maxsize=65536)
@@ -211,7 +213,7 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool) -> bool:
     return clause_negated != negated(reference)
 
 
-_NEGATED_VERB = re.compile(r"(?:\b(?:not|never|hardly|rarely|seldom|barely)|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{3,})")
+_NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{{3,}})")
 
 
 def _denies_its_verb(clause: str, reference: str) -> bool:
@@ -221,6 +223,5 @@ def _denies_its_verb(clause: str, reference: str) -> bool:
     m = _NEGATED_VERB.search(clause.lower())
     if not m:
         return False
-    key = lambda w: stem(w)[:5]  # 'compress' and 'compresses' stem apart
-    return key(m.group(1)) in {key(w) for w in re.findall(r"[a-z]{3,}", reference.lower())}
+    return root(m.group(1)) in {root(w) for w in re.findall(r"[a-z]{3,}", reference.lower())}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.scoring.polarity import NOT_NEGATIONS
+from app.scoring.polarity import NEAR_NEGATORS, NOT_NEGATIONS
 from app.scoring.text import FILLERS, WORD
 
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
@@ -90,7 +90,7 @@ _IGNORANCE = re.compile(
     re.I,
 )
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|hardly|rarely|seldom|barely|scarcely|doesn'?t|don'?t|isn'?t|aren'?t|"
+    rf"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|"
     r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
     r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake|"
     # a verdict against the option just described: 'running TP across nodes would be too slow'
