@@ -226,6 +226,10 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("tensor-vs-pipeline-parallelism", "With tensor parallelism each GPU gets whole layers: GPU 0 runs layers 1 to 8, GPU 1 runs layers 9 to 16.", {"tp-splits-layers-into-stages"}),
         ("train-vs-infer-optimization", "Distillation compresses the knowledge of the teacher into a smaller student model.", set()),
         ("knowledge-distillation", "People sometimes describe distillation as compressing the teacher, but the teacher stays as is; you get a new student.", set()),
+        # how many of a thing, where the claim and its correction differ by it ('a single root GPU' / 'every GPU')
+        ("allreduce-deep-dive", "All-reduce gathers the partial results onto one master GPU, which adds them up and carries on.", {"allreduce-is-reduce-to-root"}),
+        ("allreduce-deep-dive", "All-reduce adds up the partial results and every GPU ends up with the sum, not one master GPU.", set()),
+        ("allreduce-deep-dive", "In a ring all-reduce each GPU sends one chunk to one neighbour at a time, and at the end every GPU has the sum.", set()),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):
@@ -752,3 +756,24 @@ def test_explaining_one_concept_earns_nothing_for_its_sibling(grader, bank, answ
 def test_a_claim_that_relates_terms_keeps_its_substance(grader, bank):
     got = {c.id: c.state for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), "Megatron-LM and DeepSpeed handle 3D parallelism.").checkpoints}
     assert got["hybrid-frameworks"] != "missed", got
+
+
+def test_the_first_and_the_other_option_read_as_the_concepts_the_question_contrasts(grader, bank):
+    from app.scoring.grade import _build_windows, contrasted_pair
+
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    pair = contrasted_pair(q.prompt, grader.matcher)
+    assert pair == ("tensor parallelism", "pipeline parallelism")
+    assert contrasted_pair(bank.get("nvlink-vs-infiniband").prompt, grader.matcher) == ("nvlink", "infiniband")
+    assert contrasted_pair(bank.get("kernel-fusion-benefits").prompt, grader.matcher) is None
+    answer = ("There are two ways. In the first, you cut each weight matrix into slices, one per GPU. "
+              "The other option: cut the model into runs of whole layers, one run per GPU.")
+    texts = [w.text for w in _build_windows(read_answer(answer), grader.matcher, pair=pair)]
+    assert "in tensor parallelism, you cut each weight matrix into slices, one per gpu" in texts, texts
+    assert "pipeline parallelism: cut the model into runs of whole layers, one run per gpu" in texts, texts
+    got = {c.id: c.state for c in grader.grade(q, answer).checkpoints}
+    assert got["tp-definition"] != "missed" and got["pp-definition"] != "missed", got
+    # 'the first few layers' is a position, not a reference; one side alone resolves nothing.
+    for plain in ("The first few layers live on GPU 0 and the second few on GPU 1.", "One option is to buy faster links."):
+        texts = [w.text for w in _build_windows(read_answer(plain), grader.matcher, pair=pair)]
+        assert not any("parallelism" in t for t in texts), texts

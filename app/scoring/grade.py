@@ -302,18 +302,21 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     return base if verb is not None and found[-1][0] > verb else 0.0
 
 
-def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset()) -> list[_Window]:
+def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset(),
+                   pair: tuple[str, str] | None = None) -> list[_Window]:
     """Every usable clause, and every two neighbouring ones, as candidate evidence; ``vocabulary``:
-    the rubric's words, for spotting near misses of them."""
+    the rubric's words, for spotting near misses of them; ``pair``: the two concepts the question
+    contrasts, which 'the first' and 'the other option' refer to."""
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1
     ]
-    resolved = _resolve_it(clauses, matcher)
+    canon_texts = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair, matcher)
+    resolved = _resolve_it(clauses, matcher, canon_texts)
     for group in groups:
         cs = [clauses[i] for i in group]
-        canon = resolved[group[0]] if len(group) == 1 else clean_for_matching(" ".join(c.text for c in cs), matcher)
+        canon = resolved[group[0]] if len(group) == 1 else " ".join(canon_texts[i] for i in group)
         windows.append(
             _Window(
                 start=cs[0].start,
@@ -342,7 +345,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
 _IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)it(?:'s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)")
 
 
-def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
+def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | None = None) -> list[str]:
     """Each clause's canonical text, with an opening 'it' replaced by the one concept the clause
     before (in the same or the previous sentence) names, at its start.
 
@@ -352,7 +355,7 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
     >>> _resolve_it(read_answer("TP stays in a node. Its all-reduce is costly."), m)[1]
     'its all-reduce is costly'
     """
-    out = [clean_for_matching(c.text, matcher) for c in clauses]
+    out = list(texts) if texts is not None else [clean_for_matching(c.text, matcher) for c in clauses]
     terms = {key: canonical for canonical, key in matcher.keys.items()}
     for i in range(1, len(clauses)):
         m = _IT.match(out[i])
@@ -364,6 +367,68 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher) -> list[str]:
             it = out[i][m.end(1) : m.end()]
             verb_s = "'s" in it or " is" in it
             out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
+    return out
+
+
+# 'Compare tensor parallelism and pipeline parallelism', 'GPipe vs 1F1B': two concepts set side by side.
+_SIDE_BY_SIDE = re.compile(r"^\s*,?\s*(?:and|or|vs\.?|versus|with|against)\s+(?:the\s+|a\s+|an\s+)?$")
+
+
+@lru_cache(maxsize=256)
+def contrasted_pair(prompt: str, matcher: TermMatcher) -> tuple[str, str] | None:
+    """The canonical terms of the two concepts a question sets side by side, in its order.
+
+    >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
+    >>> contrasted_pair("Compare TP and PP: how does each work?", m)
+    ('tensor parallelism', 'pipeline parallelism')
+    >>> contrasted_pair("How does TP work?", m) is None
+    True
+    """
+    if matcher.key_regex is None:
+        return None
+    canon = clean_for_matching(prompt, matcher)
+    found = list(matcher.key_regex.finditer(canon))
+    for j, (a, b) in enumerate(zip(found, found[1:])):
+        if a.group() != b.group() and _SIDE_BY_SIDE.match(canon[a.end() : b.start()]):
+            # 'NVLink/NVSwitch and InfiniBand': the first side is named first.
+            while j > 0 and canon[found[j - 1].end() : found[j].start()].strip() == "/":
+                j -= 1
+            return found[j].group(), b.group()
+    return None
+
+
+_KINDS = r"(?:one|option|approach|way|method|scheme|strategy|kind|type|technique|style|variant|flavou?r)"
+_LEAD = r"^((?:(?:and|so|but|then|now|while|whereas)\s+)*(?:in |with |for |under )?)"
+# 'the first,' / 'the first approach' (not 'the first few blocks'); 'the former' stands alone.
+_FIRST = re.compile(_LEAD + rf"(?:the (?:first(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|former\b)|one {_KINDS}\b(?! of\b))")
+_SECOND = re.compile(_LEAD + rf"(?:the (?:(?:second|other)(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|latter\b)|(?:an)?other {_KINDS}\b(?! of\b))")
+
+
+def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None, matcher: TermMatcher) -> list[str]:
+    """Each canonical clause text, with 'the first' / 'one option' / 'the former' and 'the second' /
+    'the other option' / 'the latter' at its start replaced by the concept of the question's pair it
+    refers to; a clause that is nothing but the marker ('the other option:') hands it to the next.
+    Only when the answer opens both sides, so 'one way is to ...' alone is left alone.
+
+    >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
+    >>> cs = read_answer("In the first, you cut each matrix. The other option: cut the stack into floors.")
+    >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"), m)
+    ['in tensor parallelism, you cut each matrix', 'pipeline parallelism', 'pipeline parallelism: cut the stack into floors']
+    """
+    if pair is None:
+        return texts
+    marks = [(_FIRST.match(t), _SECOND.match(t)) for t in texts]
+    if not any(f for f, _ in marks) or not any(s for _, s in marks):
+        return texts
+    out = list(texts)
+    for i, (first, second) in enumerate(marks):
+        m = first or second
+        if m is None:
+            continue
+        term = pair[0] if first else pair[1]
+        out[i] = out[i][: m.end(1)] + term + out[i][m.end() :]
+        if not content_words(texts[i][m.end() :]) and i + 1 < len(texts) and clauses[i + 1].sentence - clauses[i].sentence <= 1:
+            out[i + 1] = f"{term}: {out[i + 1]}"
     return out
 
 
@@ -480,7 +545,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
     # What the rubric asks for or warns against: restating the question plus one of these is an answer.
     rubric_words = _vocabulary(rubric, matcher)
-    windows = _build_windows(clauses, matcher, rubric_words)
+    windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher))
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:
         return _missed_all(rubric, notes)
@@ -745,6 +810,60 @@ def direction(text: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+# How many of a thing a statement speaks of: one ('on a single root GPU', 'one master GPU') or all
+# ('on every GPU', 'any other GPU').
+_SCOPE = {
+    "one": re.compile(r"\b(?:(?:only |just )?(?:one|a single|single|a lone)(?: (?:root|master|leader|lead|main|designated|chosen))?|"
+                      r"(?:the|a) (?:root|master|leader|lead|main|designated|chosen))\b"),
+    "all": re.compile(r"\b(?:every|each|all(?: (?:the|of the))?|any(?: other)?)\b(?!-)"),
+}
+
+
+def scopes(text: str) -> set[tuple[str, str]]:
+    """(scope, thing) for each quantified thing: the one or two words right after the quantifier.
+
+    >>> sorted(scopes("it leaves the result on a single root gpu"))
+    [('one', 'gpu')]
+    >>> sorted(scopes("with all-reduce every gpu gets the sum"))
+    [('all', 'gpu')]
+    """
+    out = set()
+    for scope, rx in _SCOPE.items():
+        for m in rx.finditer(text):
+            for word in re.findall(r"[a-z0-9][a-z0-9\-]*", re.split(r"[,;:.()]", text[m.end() :])[0])[:2]:  # the thing, and its modifier
+                if word in STOPWORDS:
+                    break
+                out.add((scope, root(word)))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def opposed_scopes(claim: str, correction: str) -> dict[str, str]:
+    """The things the claim and its correction quantify oppositely ('a single GPU' / 'every GPU'):
+    thing -> the claim's scope.
+
+    >>> opposed_scopes("all-reduce leaves the result on a single root gpu", "it leaves the result on every gpu")
+    {'gpu': 'one'}
+    """
+    mine, theirs = scopes(claim), scopes(correction)
+    return {thing: scope for scope, thing in mine if (("all" if scope == "one" else "one"), thing) in theirs and (scope, thing) not in theirs}
+
+
+def _scope_side(w: _Window, m_scope: dict[str, str] | None) -> int:
+    """+1 when the window quantifies a thing as the wrong claim does and not as its correction
+    does, -1 the other way round, else 0."""
+    if not m_scope:
+        return 0
+    found = scopes(w.text)
+    claim_side = {(scope, thing) for thing, scope in m_scope.items()}
+    true_side = {("all" if scope == "one" else "one", thing) for thing, scope in m_scope.items()}
+    if found & claim_side and not found & true_side and not w.negated:
+        return 1
+    if found & true_side and not found & claim_side:
+        return -1
+    return 0
+
+
 def _changed(text: str) -> set[str]:
     """What a stated change is of: the word after each word of direction ('more precise' -> precis)."""
     out = set()
@@ -810,6 +929,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     by_polarity = alt_text is not None and m_negated != polarity.negated(alt_text)
     by_direction = bool(m_dir) and alt_text is not None and direction(alt_text) not in (None, m_dir)
     m_changed = _changed(m_canon)
+    m_scope = opposed_scopes(m_canon, alt_text) if alt_text else None  # 'a single root GPU' against 'every GPU'
     alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
     m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
@@ -862,7 +982,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
-                               matcher, m_own, m_absolute)
+                               matcher, m_own, m_absolute, m_scope)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
@@ -890,7 +1010,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         own_polarity = by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text)  # 'not the result, only the speed'
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
         own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
-        if not (w.words | w.keys) & (m_own - correct_words) and not overclaims and not own_roles and not own_polarity and not own_direction:
+        # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
+        own_scope = _scope_side(w, m_scope) > 0
+        if not (w.words | w.keys) & (m_own - correct_words) and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
@@ -1022,11 +1144,12 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False, m_scope: dict[str, str] | None = None) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
-    Four structures: place roles ('TP across nodes' vs 'TP within a node'); the claim's
+    Five structures: place roles ('TP across nodes' vs 'TP within a node'); how many of a thing
+    ('on one GPU' vs 'on every GPU'); the claim's
     distinctive concept (a pipeline claim with 'all-reduce' where the correction says
     'point-to-point'); overclaiming ('every GPU is busy all the time' where the truth is 'more
     stages are busy'); and the wrong claim's own wording ('compresses the teacher's own
@@ -1035,6 +1158,9 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
         return -1  # 'keeps more GPUs busy', 'costs almost no accuracy': a matter of degree, not 'always' or 'never'
     if alt_text is None:
         return 0
+    side = _scope_side(w, m_scope)
+    if side:
+        return side  # 'gathers the results onto one master GPU' where the truth is 'on every GPU'
     alt_bind = role_bindings(alt_text, matcher)
     w_bind = role_bindings(w.text, matcher)
     claim_only, alt_only = w_bind & (m_bind - alt_bind), w_bind & (alt_bind - m_bind)
