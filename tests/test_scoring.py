@@ -230,6 +230,9 @@ def test_packed_embedding_does_not_depend_on_its_batch():
         ("allreduce-deep-dive", "All-reduce gathers the partial results onto one master GPU, which adds them up and carries on.", {"allreduce-is-reduce-to-root"}),
         ("allreduce-deep-dive", "All-reduce adds up the partial results and every GPU ends up with the sum, not one master GPU.", set()),
         ("allreduce-deep-dive", "In a ring all-reduce each GPU sends one chunk to one neighbour at a time, and at the end every GPU has the sum.", set()),
+        # describing what the correction says the claim really is (pipeline parallelism), without naming the claim's subject
+        ("tensor-vs-pipeline-parallelism", "Either every GPU gets a slice of each layer, or every GPU gets a run of whole layers and passes its output on.", set()),
+        ("tensor-vs-pipeline-parallelism", "Tensor parallelism is the simple one. Every GPU gets a run of whole layers and passes its output on.", {"tp-splits-layers-into-stages"}),
     ],
 )
 def test_misconceptions_read_structure(grader, bank, question_id, answer, expected):

@@ -948,6 +948,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
     claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
     peers = (siblings_of(m_subjects, matcher) | (corrected - claimed)) - m_subjects
+    # When the correction says what the claim really describes ('assigning whole layers to GPUs is
+    # pipeline parallelism'), describing it is only the claim where the answer speaks of its subject.
+    contrasted = bool(m_subjects) and foil is not None
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
@@ -981,6 +984,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
+        if contrasted and not _speaks_of(w, windows, m_subjects, matcher):
+            continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
                                matcher, m_own, m_absolute, m_scope)
         if structure < 0:
@@ -1130,6 +1135,13 @@ def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: 
         return False
     pos, key = found[0]
     return key in peers and _opens_on(text, pos)
+
+
+def _speaks_of(w: _Window, windows: list[_Window], subjects: set[str], matcher: TermMatcher) -> bool:
+    """Whether the window, or the clauses before it in its sentence or the sentence before, name
+    one of ``subjects``."""
+    context = [v for v in windows if len(v.clauses) == 1 and (v.sentence == w.sentence - 1 or (v.sentence == w.sentence and v.clauses[0] < w.clauses[0]))]
+    return any(_subjects(v.text, matcher) & subjects for v in (w, *context))
 
 
 def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:
