@@ -780,3 +780,20 @@ def test_the_first_and_the_other_option_read_as_the_concepts_the_question_contra
     for plain in ("The first few layers live on GPU 0 and the second few on GPU 1.", "One option is to buy faster links."):
         texts = [w.text for w in _build_windows(read_answer(plain), grader.matcher, pair=pair)]
         assert not any("parallelism" in t for t in texts), texts
+
+
+def test_a_description_relabelled_after_a_repair_is_taken_back(grader):
+    """'..., no, sorry, that's dynamic batching': what came before described something else, and
+    'that still runs each batch to completion' speaks of dynamic batching."""
+    from app.bank.loader import load_bank
+
+    bank = load_bank("eval/content")
+    q = bank.get("evalq-continuous-batching")
+    wrong = "Continuous batching is when the server waits a few milliseconds to collect requests into a batch and then runs them together."
+    assert "waits-to-fill-batch" in {m.id for m in grader.grade(q, wrong).misconceptions}
+    for repaired in (wrong[:-1] + "... no, sorry, that's dynamic batching, and that still runs each batch to completion. "
+                     "Continuous batching admits and retires sequences after every decoding step.",
+                     wrong[:-1] + ", no, sorry, that's dynamic batching. Continuous batching works per decoding step."):
+        clauses = read_answer(repaired)
+        assert all(c.retracted for c in clauses if "waits" in c.text or "runs them together" in c.text), clauses
+        assert "waits-to-fill-batch" not in {m.id for m in grader.grade(q, repaired).misconceptions}

@@ -340,13 +340,16 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     return windows
 
 
-# A clause that opens on 'it' ('it gives each GPU whole layers') speaks of the concept the clause
-# before it opened on.
-_IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)it(?:'s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)")
+# A clause that opens on 'it', 'that' or 'this' ('it gives each GPU whole layers') speaks of the
+# concept the clause before it opened on.
+_IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)(?:it(?:'s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)|"
+                 # 'that still runs each batch to completion', not 'that means', 'that way', 'that makes sense'
+                 r"(?:that|this)\s+(?!is\b|was\b|'s\b|depends\b|means\b|turns\b|seems\b|way\b|one\b|case\b|point\b|said\b|would\b|"
+                 r"makes\b|explains\b|gives\b|leads\b|helps\b|matters\b|happens\b|also\b))")
 
 
 def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | None = None) -> list[str]:
-    """Each clause's canonical text, with an opening 'it' replaced by the one concept the clause
+    """Each clause's canonical text, with an opening 'it' (or 'that', 'this') replaced by the one concept the clause
     before (in the same or the previous sentence) names, at its start.
 
     >>> m = TermMatcher.build([("tensor parallelism", ("tp",))])

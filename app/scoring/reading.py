@@ -214,6 +214,10 @@ def read_answer(answer: str) -> list[Clause]:
     [True]
     >>> [(c.text, c.retracted) for c in read_answer("Fusion cuts the FLOPs. Actually no, that's wrong, it saves memory traffic.")]
     [('Fusion cuts the FLOPs', True), ('it saves memory traffic', False)]
+    >>> [c.retracted for c in read_answer("It waits to fill a batch and then runs it, no, sorry, that's dynamic batching; it works per step.")]
+    [True, True, True, False, False]
+    >>> [c.retracted for c in read_answer("TP is cheap. It waits to fill a batch and then runs it... No, sorry, that's dynamic batching.")]
+    [False, True, True, True, False]
     """
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
@@ -234,7 +238,11 @@ def read_answer(answer: str) -> list[Clause]:
         if not pieces and clauses and _takes_back(answer[s0:s1]):
             _retract_sentence_end(answer, clauses, len(clauses), premise=True)  # 'Scratch that.' on its own
         if starts_with_fix and clauses:
-            _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
+            after = pieces[0] if pieces[0][0] > s0 and _CORRECTION.match(answer, s0) else pieces[1]
+            if _REATTRIBUTES.match(answer, after[0], after[1]):  # '... No, sorry, that's dynamic batching.'
+                clauses[:] = [_replace(c, retracted=True) if c.sentence == clauses[-1].sentence else c for c in clauses]
+            else:
+                _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
         for n_piece, ((p0, p1), retracted) in enumerate(zip(pieces, corrected)):
             first_new = len(clauses)
             for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
@@ -266,7 +274,11 @@ def read_answer(answer: str) -> list[Clause]:
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
             if retracted and len(clauses) > first_new:
                 marker = answer[p1 : pieces[n_piece + 1][0]]
-                _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
+                if _REATTRIBUTES.match(answer, pieces[n_piece + 1][0], pieces[n_piece + 1][1]):
+                    # '..., no, sorry, that's dynamic batching': all of what came before it describes something else
+                    clauses[first_new:] = [_replace(c, retracted=True) for c in clauses[first_new:]]
+                else:
+                    _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
@@ -294,6 +306,11 @@ _CONSEQUENCE = re.compile(r"\s*(?:and\s+)?(?:so|which means|that means|meaning|h
 
 # A correction that is nothing but an outright take-back (or a bare 'no').
 _TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:\u2026-]*)+", re.I)
+
+
+# What follows a repair and names what the words before it really described.
+_REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant)\s+"
+                           r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
 
 
 def _takes_back(marker: str) -> bool:
