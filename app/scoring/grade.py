@@ -312,7 +312,7 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1
     ]
-    canon_texts = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair, matcher)
+    canon_texts = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair)
     resolved = _resolve_it(clauses, matcher, canon_texts)
     for group in groups:
         cs = [clauses[i] for i in group]
@@ -407,7 +407,7 @@ _FIRST = re.compile(_LEAD + rf"(?:the (?:first(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|f
 _SECOND = re.compile(_LEAD + rf"(?:the (?:(?:second|other)(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|latter\b)|(?:an)?other {_KINDS}\b(?! of\b))")
 
 
-def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None, matcher: TermMatcher) -> list[str]:
+def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None) -> list[str]:
     """Each canonical clause text, with 'the first' / 'one option' / 'the former' and 'the second' /
     'the other option' / 'the latter' at its start replaced by the concept of the question's pair it
     refers to; a clause that is nothing but the marker ('the other option:') hands it to the next.
@@ -415,7 +415,7 @@ def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, 
 
     >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
     >>> cs = read_answer("In the first, you cut each matrix. The other option: cut the stack into floors.")
-    >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"), m)
+    >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"))
     ['in tensor parallelism, you cut each matrix', 'pipeline parallelism', 'pipeline parallelism: cut the stack into floors']
     """
     if pair is None:
@@ -820,6 +820,7 @@ _SCOPE = {
                       r"(?:the|a) (?:root|master|leader|lead|main|designated|chosen))\b"),
     "all": re.compile(r"\b(?:every|each|all(?: (?:the|of the))?|any(?: other)?)\b(?!-)"),
 }
+_OTHER_SCOPE = {"one": "all", "all": "one"}
 
 
 def scopes(text: str) -> set[tuple[str, str]]:
@@ -849,7 +850,7 @@ def opposed_scopes(claim: str, correction: str) -> dict[str, str]:
     {'gpu': 'one'}
     """
     mine, theirs = scopes(claim), scopes(correction)
-    return {thing: scope for scope, thing in mine if (("all" if scope == "one" else "one"), thing) in theirs and (scope, thing) not in theirs}
+    return {thing: scope for scope, thing in mine if (_OTHER_SCOPE[scope], thing) in theirs and (scope, thing) not in theirs}
 
 
 def _scope_side(w: _Window, m_scope: dict[str, str] | None) -> int:
@@ -859,7 +860,7 @@ def _scope_side(w: _Window, m_scope: dict[str, str] | None) -> int:
         return 0
     found = scopes(w.text)
     claim_side = {(scope, thing) for thing, scope in m_scope.items()}
-    true_side = {("all" if scope == "one" else "one", thing) for thing, scope in m_scope.items()}
+    true_side = {(_OTHER_SCOPE[scope], thing) for thing, scope in m_scope.items()}
     if found & claim_side and not found & true_side and not w.negated:
         return 1
     if found & true_side and not found & claim_side:
@@ -954,6 +955,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # When the correction says what the claim really describes ('assigning whole layers to GPUs is
     # pipeline parallelism'), describing it is only the claim where the answer speaks of its subject.
     contrasted = bool(m_subjects) and foil is not None
+    naming = {(v.sentence, v.clauses[0]) for v in windows if len(v.clauses) == 1 and _subjects(v.text, matcher) & m_subjects} if contrasted else set()
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
     for i, w in enumerate(windows):
@@ -987,10 +989,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
-        if contrasted and not _speaks_of(w, windows, m_subjects, matcher):
+        if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
             continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
+        counts = _scope_side(w, m_scope)
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
-                               matcher, m_own, m_absolute, m_scope)
+                               matcher, m_own, m_absolute, counts)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
@@ -1019,7 +1022,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
         own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
-        own_scope = _scope_side(w, m_scope) > 0
+        own_scope = counts > 0
         if not (w.words | w.keys) & (m_own - correct_words) and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
@@ -1140,11 +1143,12 @@ def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: 
     return key in peers and _opens_on(text, pos)
 
 
-def _speaks_of(w: _Window, windows: list[_Window], subjects: set[str], matcher: TermMatcher) -> bool:
-    """Whether the window, or the clauses before it in its sentence or the sentence before, name
-    one of ``subjects``."""
-    context = [v for v in windows if len(v.clauses) == 1 and (v.sentence == w.sentence - 1 or (v.sentence == w.sentence and v.clauses[0] < w.clauses[0]))]
-    return any(_subjects(v.text, matcher) & subjects for v in (w, *context))
+def _speaks_of(w: _Window, naming: set[tuple[int, int]], subjects: set[str], matcher: TermMatcher) -> bool:
+    """Whether the window, or a clause before it in its sentence or the sentence before, names one
+    of ``subjects``; ``naming``: (sentence, clause) of the clauses that do."""
+    if _subjects(w.text, matcher) & subjects:
+        return True
+    return any(s == w.sentence - 1 or (s == w.sentence and c < w.clauses[0]) for s, c in naming)
 
 
 def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set[str], others: set[str], matcher: TermMatcher) -> bool:
@@ -1159,7 +1163,7 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False, m_scope: dict[str, str] | None = None) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False, counts: int = 0) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
@@ -1168,14 +1172,13 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     distinctive concept (a pipeline claim with 'all-reduce' where the correction says
     'point-to-point'); overclaiming ('every GPU is busy all the time' where the truth is 'more
     stages are busy'); and the wrong claim's own wording ('compresses the teacher's own
-    weights') with none of the correction's."""
+    weights') with none of the correction's. ``counts``: how the window counts, from _scope_side."""
     if m_absolute and not _ABSOLUTE.search(w.text) and _GRADED.search(w.text):
         return -1  # 'keeps more GPUs busy', 'costs almost no accuracy': a matter of degree, not 'always' or 'never'
     if alt_text is None:
         return 0
-    side = _scope_side(w, m_scope)
-    if side:
-        return side  # 'gathers the results onto one master GPU' where the truth is 'on every GPU'
+    if counts:
+        return counts  # 'gathers the results onto one master GPU' where the truth is 'on every GPU' (_scope_side)
     alt_bind = role_bindings(alt_text, matcher)
     w_bind = role_bindings(w.text, matcher)
     claim_only, alt_only = w_bind & (m_bind - alt_bind), w_bind & (alt_bind - m_bind)

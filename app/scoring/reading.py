@@ -231,16 +231,14 @@ def read_answer(answer: str) -> list[Clause]:
                 corrected[i] = True
         # 'Well, sorry, ...' or 'No wait, ...' at the start of a sentence takes back the sentence before.
         opener = answer[s0 : pieces[0][1]] if pieces else ""
-        starts_with_fix = bool(pieces) and (
-            (pieces[0][0] > s0 and _CORRECTION.match(answer, s0))
-            or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
-        )
+        opens_on_marker = bool(pieces) and pieces[0][0] > s0 and bool(_CORRECTION.match(answer, s0))
+        starts_with_fix = opens_on_marker or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
         if not pieces and clauses and _takes_back(answer[s0:s1]):
             _retract_sentence_end(answer, clauses, len(clauses), premise=True)  # 'Scratch that.' on its own
         if starts_with_fix and clauses:
-            after = pieces[0] if pieces[0][0] > s0 and _CORRECTION.match(answer, s0) else pieces[1]
-            if _REATTRIBUTES.match(answer, after[0], after[1]):  # '... No, sorry, that's dynamic batching.'
-                clauses[:] = [_replace(c, retracted=True) if c.sentence == clauses[-1].sentence else c for c in clauses]
+            after = pieces[0] if opens_on_marker else pieces[1]
+            if _REATTRIBUTES.match(answer, *after):  # '... No, sorry, that's dynamic batching.'
+                _retract_from(clauses, next(j for j, c in enumerate(clauses) if c.sentence == clauses[-1].sentence))
             else:
                 _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
         for n_piece, ((p0, p1), retracted) in enumerate(zip(pieces, corrected)):
@@ -274,9 +272,8 @@ def read_answer(answer: str) -> list[Clause]:
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
             if retracted and len(clauses) > first_new:
                 marker = answer[p1 : pieces[n_piece + 1][0]]
-                if _REATTRIBUTES.match(answer, pieces[n_piece + 1][0], pieces[n_piece + 1][1]):
-                    # '..., no, sorry, that's dynamic batching': all of what came before it describes something else
-                    clauses[first_new:] = [_replace(c, retracted=True) for c in clauses[first_new:]]
+                if _REATTRIBUTES.match(answer, *pieces[n_piece + 1]):
+                    _retract_from(clauses, first_new)  # '..., no, sorry, that's dynamic batching'
                 else:
                     _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
@@ -311,6 +308,12 @@ _TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:
 # What follows a repair and names what the words before it really described.
 _REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant)\s+"
                            r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
+
+
+def _retract_from(clauses: list[Clause], start: int) -> None:
+    """A repair that names what the words before it described (``_REATTRIBUTES``) takes back all
+    of them, from ``start``, not only the last."""
+    clauses[start:] = [_replace(c, retracted=True) for c in clauses[start:]]
 
 
 def _takes_back(marker: str) -> bool:
