@@ -267,6 +267,10 @@ def test_reported_views_are_flagged():
         ("the fused kernel does different flops", "fusion keeps the flops unchanged", False, True),
         ("tensor cores are not used", "tensor cores run the matmuls", True, True),
         ("tensor cores run the fp16 matmuls", "tensor cores run the matmuls", False, False),
+        # a denial on a second predicate denies only that predicate
+        ("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path with the battery", True, False),
+        ("fusion keeps intermediates in registers and does not write them to hbm", "fusion keeps intermediates on chip", True, False),
+        ("fusion keeps intermediates in registers and does not save any memory traffic", "fusion saves memory traffic", True, True),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -287,6 +291,17 @@ def test_agreeing_negation_earns_credit(grader):
     assert agree.checkpoints[0].state != "missed"
     assert oppose.checkpoints[0].state == "missed"
     assert agree.score > oppose.score
+
+
+def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):
+    q = Question.model_validate({
+        "id": "second-q", "title": "Kernel fusion", "topic": "t",
+        "prompt": "What does kernel fusion do to memory traffic?",
+        "checkpoints": [{"id": "on-chip", "text": "Fusion keeps the intermediate results in registers or shared memory between the fused operations."}],
+    })
+    joined = grader.grade(q, "Fusion keeps the intermediate results in registers between the fused operations and doesn't need any extra launches.")
+    assert joined.checkpoints[0].state != "missed"
+    assert joined.checkpoints[0].evidence
 
 
 def test_word_alignment_finds_paraphrased_wording(grader, bank):

@@ -725,10 +725,11 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
     return tuple(out) or ((clean_for_matching(text, matcher), frozenset(content_words(clean_for_matching(text, matcher)))),)
 
 
-def _opposes(w: _Window, ref_clauses) -> bool:
-    """Whether the window says the opposite of the checkpoint statement it is closest to in words."""
+def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
+    """Whether the window says the opposite of the statement it is closest to in words (see
+    ``polarity.contradicts`` for ``scoped``)."""
     ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
-    return polarity.contradicts(w.text, ref, clause_negated=w.negated)
+    return polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped)
 
 
 # Relational words that say the same thing; the order check compares roles, not wording.
@@ -970,7 +971,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         sim = float(sims_m.max())
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
-        if _opposes(w, _reference_clauses(ref_text, matcher)):  # against the part of the claim it speaks to
+        if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
