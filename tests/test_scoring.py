@@ -789,6 +789,8 @@ def test_the_first_and_the_other_option_read_as_the_concepts_the_question_contra
     texts = [w.text for w in _build_windows(read_answer(answer), grader.matcher, pair=pair)]
     assert "in tensor parallelism, you cut each weight matrix into slices, one per gpu" in texts, texts
     assert "pipeline parallelism: cut the model into runs of whole layers, one run per gpu" in texts, texts
+    # the bare marker belongs to the clause after it: no window joins it to the TP clause before
+    assert not any(t.endswith("one per gpu pipeline parallelism") for t in texts), texts
     got = {c.id: c.state for c in grader.grade(q, answer).checkpoints}
     assert got["tp-definition"] != "missed" and got["pp-definition"] != "missed", got
     # 'the first few layers' is a position, not a reference; one side alone resolves nothing.

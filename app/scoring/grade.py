@@ -309,10 +309,11 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     contrasts, which 'the first' and 'the other option' refer to."""
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
+    canon_texts, handed = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair)
+    # A bare marker ('The other option:') belongs to the clause after it, not to the one before.
     groups = [(i,) for i in usable] + [
-        (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1
+        (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed
     ]
-    canon_texts = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair)
     resolved = _resolve_it(clauses, matcher, canon_texts)
     for group in groups:
         cs = [clauses[i] for i in group]
@@ -407,7 +408,7 @@ _FIRST = re.compile(_LEAD + rf"(?:the (?:first(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|f
 _SECOND = re.compile(_LEAD + rf"(?:the (?:(?:second|other)(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|latter\b)|(?:an)?other {_KINDS}\b(?! of\b))")
 
 
-def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None) -> list[str]:
+def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None) -> tuple[list[str], set[int]]:
     """Each canonical clause text, with 'the first' / 'one option' / 'the former' and 'the second' /
     'the other option' / 'the latter' at its start replaced by the concept of the question's pair it
     refers to; a clause that is nothing but the marker ('the other option:') hands it to the next.
@@ -416,13 +417,14 @@ def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, 
     >>> m = TermMatcher.build([("tensor parallelism", ("tp",)), ("pipeline parallelism", ("pp",))])
     >>> cs = read_answer("In the first, you cut each matrix. The other option: cut the stack into floors.")
     >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"))
-    ['in tensor parallelism, you cut each matrix', 'pipeline parallelism', 'pipeline parallelism: cut the stack into floors']
+    (['in tensor parallelism, you cut each matrix', 'pipeline parallelism', 'pipeline parallelism: cut the stack into floors'], {1})
     """
+    handed: set[int] = set()
     if pair is None:
-        return texts
+        return texts, handed
     marks = [(_FIRST.match(t), _SECOND.match(t)) for t in texts]
     if not any(f for f, _ in marks) or not any(s for _, s in marks):
-        return texts
+        return texts, handed
     out = list(texts)
     for i, (first, second) in enumerate(marks):
         m = first or second
@@ -432,7 +434,8 @@ def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, 
         out[i] = out[i][: m.end(1)] + term + out[i][m.end() :]
         if not content_words(texts[i][m.end() :]) and i + 1 < len(texts) and clauses[i + 1].sentence - clauses[i].sentence <= 1:
             out[i + 1] = f"{term}: {out[i + 1]}"
-    return out
+            handed.add(i)
+    return out, handed
 
 
 @lru_cache(maxsize=64)
