@@ -293,6 +293,17 @@ def test_agreeing_negation_earns_credit(grader):
     assert agree.score > oppose.score
 
 
+def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
+    said = ("you need to calibrate it uh with some data otherwise you lose accuracy um pruning is uh removing weights "
+            "and you have to fine tune after and uh distillation is the teacher student thing um kernel fusion is where you take three kernels and make them one")
+    texts = [c.text for c in read_answer(said)]
+    assert "um pruning is uh removing weights" in texts, texts
+    assert any(t.startswith("and uh distillation is") for t in texts), texts
+    assert any(t.startswith("um kernel fusion is") for t in texts), texts
+    # a filler inside a phrase ('calibrate it uh with some data') does not cut it
+    assert any("calibrate it uh with some data" in t for t in texts), texts
+
+
 def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):
     q = Question.model_validate({
         "id": "second-q", "title": "Kernel fusion", "topic": "t",

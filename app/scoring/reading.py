@@ -372,9 +372,10 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
 
 # In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
 # '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
+# A filler before a new topic and its verb opens one too: '... soft labels um kernel fusion is ...'.
 _SPEECH_CLAUSE = re.compile(
     r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
-    r"each|every|because|but|so)\b)",
+    r"each|every|because|but|so)\b|(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
