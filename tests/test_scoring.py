@@ -302,6 +302,9 @@ def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
     assert any(t.startswith("um kernel fusion is") for t in texts), texts
     # a filler inside a phrase ('calibrate it uh with some data') does not cut it
     assert any("calibrate it uh with some data" in t for t in texts), texts
+    # however short the run
+    texts = [c.text for c in read_answer("so you use micro batches um tensor parallelism is um more like you split the attention heads")]
+    assert texts == ["so you use micro batches", "um tensor parallelism is um more like you split the attention heads"], texts
 
 
 def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):

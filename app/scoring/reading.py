@@ -372,10 +372,15 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
 
 # In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
 # '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
-# A filler before a new topic and its verb opens one too: '... soft labels um kernel fusion is ...'.
 _SPEECH_CLAUSE = re.compile(
     r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
-    r"each|every|because|but|so)\b|(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were)\b)",
+    r"each|every|because|but|so)\b)",
+    re.I,
+)
+# A filler before a new topic and its verb opens a new claim however short the run:
+# '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...'.
+_FILLER_TOPIC = re.compile(
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
@@ -411,6 +416,9 @@ def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     >>> [t[a:b] for a, b in _windows(t, 0, len(t))]
     ['you cut the model into stages so each gpu gets some of the layers', 'um and the output goes from one gpu to the next one', "um and there's the bubble problem at the start"]
     """
+    topics = [_trim(text, a, b) for a, b in _spans(text, _FILLER_TOPIC, start, end)]
+    if len(topics) > 1:
+        return [w for a, b in topics for w in _windows(text, a, b)]
     if sum(1 for _ in WORD.finditer(text, start, end)) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     pieces: list[tuple[int, int]] = []
