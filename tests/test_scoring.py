@@ -297,8 +297,8 @@ def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
     said = ("you need to calibrate it uh with some data otherwise you lose accuracy um pruning is uh removing weights "
             "and you have to fine tune after and uh distillation is the teacher student thing um kernel fusion is where you take three kernels and make them one")
     texts = [c.text for c in read_answer(said)]
-    assert "um pruning is uh removing weights" in texts, texts
-    assert any(t.startswith("and uh distillation is") for t in texts), texts
+    assert any(t.startswith("um pruning is uh removing weights") for t in texts), texts
+    assert "and uh distillation is the teacher student thing" in texts, texts
     assert any(t.startswith("um kernel fusion is") for t in texts), texts
     # a filler inside a phrase ('calibrate it uh with some data') does not cut it
     assert any("calibrate it uh with some data" in t for t in texts), texts
