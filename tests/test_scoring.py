@@ -417,6 +417,10 @@ def test_a_bare_no_takes_back_the_claim_before_it(grader, bank):
     r = grader.grade(bank.get("tensor-vs-pipeline-parallelism"),
                      "Pipeline stages all-reduce the activations. Hmm, no. They just send them point-to-point to the next stage.")
     assert not r.misconceptions
+    # spoken: 'an all gather no i think all reduce' takes back the all-gather, keeps the all-reduce
+    spoken = read_answer("at the end there's an all gather no i think all reduce to put it back together")
+    assert spoken[0].retracted and "all gather" in spoken[0].text, spoken
+    assert not spoken[-1].retracted and not spoken[-1].negated and "all reduce" in spoken[-1].text, spoken
 
 
 def test_questions_put_to_the_interviewer_answer_nothing(grader, bank):

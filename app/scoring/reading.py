@@ -46,7 +46,7 @@ _CORRECTION = re.compile(
     r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)|"
     r"no sorry|sorry|i mean|or rather|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
-    r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry)\b))(?=[\s,:]|$)[,:\s]*",
+    r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry|i think|i mean|i guess|actually)\b))(?=[\s,:]|$)[,:\s]*",
     re.I,
 )
 # A clause that only says the previous one was wrong.
