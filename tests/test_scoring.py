@@ -307,6 +307,16 @@ def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
     assert texts == ["so you use micro batches", "um tensor parallelism is um more like you split the attention heads"], texts
 
 
+def test_phrases_with_a_negation_word_that_deny_nothing():
+    from app.scoring.polarity import negated
+
+    for text in ("each gpu sends about twice the data, doesn't matter how many gpus there are",
+                 "a model with a kv cache uses more memory than one without", "it works with or without the cache"):
+        assert not negated(text), text
+        assert not read_answer(text)[-1].negated, text
+    assert negated("it doesn't matter for latency") and negated("it runs without the cache")
+
+
 def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):
     q = Question.model_validate({
         "id": "second-q", "title": "Kernel fusion", "topic": "t",

@@ -46,7 +46,7 @@ _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
-    r"\b(?:no matter|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
+    r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b"
 )
