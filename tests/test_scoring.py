@@ -317,6 +317,17 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
 
 
+def test_sorry_after_admitting_not_knowing_is_an_apology_not_a_repair():
+    said = ("um and uh quantization i think to int eight makes it smaller um pruning i haven't really uh not much experience there sorry "
+            "and yeah i'd measure the latency with some benchmark")
+    clauses = read_answer(said)
+    assert not any(c.retracted for c in clauses), clauses
+    pruning = next(c for c in clauses if "pruning" in c.text)
+    assert pruning.ignorance and "quantization" not in pruning.text, clauses
+    # a repair is still a repair
+    assert [c.retracted for c in read_answer("TP goes across nodes, sorry, within a node.")] == [True, False]
+
+
 def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):
     q = Question.model_validate({
         "id": "second-q", "title": "Kernel fusion", "topic": "t",

@@ -86,7 +86,8 @@ _IGNORANCE = re.compile(
     r"(?:^|\bbut\s+|\band\s+)(?:couldn't|could not|can't|cannot)\s+(?:really\s+)?(?:explain|describe|derive|walk (?:you )?through)|"
     r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
     r"i(?:'ve| have)? never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
-    r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything))\b",
+    r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything)|"
+    r"(?:not|no|little) (?:much |real |really )?(?:experience|hands-on)|i (?:have ?n[o']?t|haven't) (?:really )?(?:used|tried|worked with|done)(?! (?:it|that) (?:myself|yet))\b)\b",
     re.I,
 )
 _NEGATION = re.compile(
@@ -227,7 +228,7 @@ def read_answer(answer: str) -> list[Clause]:
         corrected = [False] * len(pieces)
         for i in range(len(pieces) - 1):
             # Pieces are separated only by correction markers, so each one but the last is repaired.
-            if _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1:
+            if _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1 and not _apologises(answer, pieces[i], pieces[i + 1]):
                 corrected[i] = True
         # 'Well, sorry, ...' or 'No wait, ...' at the start of a sentence takes back the sentence before.
         opener = answer[s0 : pieces[0][1]] if pieces else ""
@@ -310,6 +311,17 @@ _REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:d
                            r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
 
 
+# 'pruning I haven't really, not much experience there, sorry': 'sorry' after admitting not
+# knowing is an apology, not a repair of what came before.
+_ADMITS = re.compile(r"(?:not (?:much|really|very|too|that) (?:experience|familiar|sure)|haven'?t (?:really )?(?:used|done|tried|worked)|"
+                     r"do(?:n'?t| not) (?:really )?(?:know|remember)|not sure|no idea|forg[eo]t|can'?t remember)(?:\W+[\w'-]+){0,2}\W*$", re.I)
+
+
+def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
+    marker = text[before[1] : after[0]].strip(" \t\n,.;:!?-").lower()
+    return marker == "sorry" and bool(_ADMITS.search(text, before[0], before[1]))
+
+
 def _retract_from(clauses: list[Clause], start: int) -> None:
     """A repair that names what the words before it described (``_REATTRIBUTES``) takes back all
     of them, from ``start``, not only the last."""
@@ -380,7 +392,7 @@ _SPEECH_CLAUSE = re.compile(
 # A filler before a new topic and its verb opens a new claim however short the run:
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were)\b)",
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
