@@ -279,13 +279,16 @@ def test_stance_reads_negation_and_opposite_words(clause, reference, negated, ex
     assert contradicts(clause, reference, clause_negated=negated) is expected
 
 
+def _one_point(title: str, prompt: str, checkpoint: str) -> Question:
+    """A question with one checkpoint, as a study group would write it."""
+    return Question.model_validate({"id": "one-point", "title": title, "topic": "t", "prompt": prompt,
+                                    "checkpoints": [{"id": "point", "text": checkpoint}]})
+
+
 def test_agreeing_negation_earns_credit(grader):
     """A checkpoint stated negatively is covered by an answer that says it negatively too."""
-    q = Question.model_validate({
-        "id": "neg-q", "title": "Unstructured pruning", "topic": "t",
-        "prompt": "Does zeroing individual weights make GPU inference faster?",
-        "checkpoints": [{"id": "no-speedup", "text": "Unstructured sparsity does not make dense GPU kernels faster, because the zeros are still multiplied."}],
-    })
+    q = _one_point("Unstructured pruning", "Does zeroing individual weights make GPU inference faster?",
+                   "Unstructured sparsity does not make dense GPU kernels faster, because the zeros are still multiplied.")
     agree = grader.grade(q, "No: scattered zeros don't speed up dense GPU kernels, since the hardware still multiplies every zero.")
     oppose = grader.grade(q, "Yes, zeroing individual weights makes dense GPU kernels much faster because there are fewer multiplications.")
     assert agree.checkpoints[0].state != "missed"
@@ -329,11 +332,8 @@ def test_sorry_after_admitting_not_knowing_is_an_apology_not_a_repair():
 
 
 def test_a_denied_second_predicate_leaves_the_first_as_evidence(grader):
-    q = Question.model_validate({
-        "id": "second-q", "title": "Kernel fusion", "topic": "t",
-        "prompt": "What does kernel fusion do to memory traffic?",
-        "checkpoints": [{"id": "on-chip", "text": "Fusion keeps the intermediate results in registers or shared memory between the fused operations."}],
-    })
+    q = _one_point("Kernel fusion", "What does kernel fusion do to memory traffic?",
+                   "Fusion keeps the intermediate results in registers or shared memory between the fused operations.")
     joined = grader.grade(q, "Fusion keeps the intermediate results in registers between the fused operations and doesn't need any extra launches.")
     assert joined.checkpoints[0].state != "missed"
     assert joined.checkpoints[0].evidence
@@ -376,11 +376,8 @@ def test_glossary_short_forms_name_a_subject_only():
 
 
 def test_restating_the_question_and_adding_the_point_is_an_answer(grader):
-    q = Question.model_validate({
-        "id": "fruit", "title": "Fruit", "topic": "t",
-        "prompt": "What is your rule for deciding if the part of a plant you are observing is a fruit?",
-        "checkpoints": [{"id": "seeds", "text": "If a part of the plant contains seeds, that part is the fruit."}],
-    })
+    q = _one_point("Fruit", "What is your rule for deciding if the part of a plant you are observing is a fruit?",
+                   "If a part of the plant contains seeds, that part is the fruit.")
     assert grader.grade(q, "The part of a plant you are observing is a fruit if it has seeds.").checkpoints[0].state != "missed"
     assert grader.grade(q, "What is your rule for deciding if the part of a plant you are observing is a fruit?").checkpoints[0].state == "missed"
 
