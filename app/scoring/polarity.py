@@ -52,10 +52,10 @@ NOT_NEGATIONS = re.compile(
 )
 # Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
 NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely"
-NEGATORS = re.compile(
-    rf"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
-    r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t)\b"
-)
+# The words of negation (reading.py adds its verdict words, 'myth', 'a bad idea', to them).
+NEGATION_WORDS = (rf"not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+                  r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t")
+NEGATORS = re.compile(rf"\b(?:{NEGATION_WORDS})\b")
 
 AGREE, OPPOSE, UNKNOWN = 1, -1, 0
 
@@ -218,9 +218,9 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
         return s == OPPOSE
     # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
     # avoiding or lessening counts as one more negation on its side.
-    if clause_negated and not negated(reference) and _lessens(reference) and not _lessens(clause) and not _denies_its_verb(clause, reference):
-        return False
     ref_negated = negated(reference)
+    if clause_negated and not ref_negated and _lessens(reference) and not _lessens(clause) and not _denies_its_verb(clause, reference):
+        return False
     if clause_negated == ref_negated or not scoped:
         return clause_negated != ref_negated
     # A denial on a second predicate speaks against a statement only about what it denies:

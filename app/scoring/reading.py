@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.scoring.polarity import NEAR_NEGATORS, NOT_NEGATIONS
+from app.scoring.polarity import NEGATION_WORDS, NOT_NEGATIONS
 from app.scoring.text import FILLERS, WORD
 
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
@@ -91,8 +91,7 @@ _IGNORANCE = re.compile(
     re.I,
 )
 _NEGATION = re.compile(
-    rf"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|"
-    r"wasn'?t|weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t|myth|false|wrong|"
+    rf"\b(?:{NEGATION_WORDS}|myth|false|wrong|"
     r"misconception|incorrect|(?:a |an )?(?:bad|terrible|poor|wrong) (?:idea|choice|fit)|a mistake|"
     # a verdict against the option just described: 'running TP across nodes would be too slow'
     r"(?:way |much |far )?too (?:slow|expensive|costly)|(?:would|will|does|did|can) (?:hurt|kill|tank|cripple)|killed|kills)\b",
@@ -311,15 +310,16 @@ _REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:d
                            r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
 
 
-# 'pruning I haven't really, not much experience there, sorry': 'sorry' after admitting not
-# knowing is an apology, not a repair of what came before.
-_ADMITS = re.compile(r"(?:not (?:much|really|very|too|that) (?:experience|familiar|sure)|haven'?t (?:really )?(?:used|done|tried|worked)|"
-                     r"do(?:n'?t| not) (?:really )?(?:know|remember)|not sure|no idea|forg[eo]t|can'?t remember)(?:\W+[\w'-]+){0,2}\W*$", re.I)
+# 'pruning I haven't really, not much experience there, sorry': 'sorry' right after admitting not
+# knowing (_IGNORANCE, in the last few words before it) is an apology, not a repair.
+_LAST_WORDS = re.compile(r"(?:[\w'-]+\W+){0,7}[\w'-]+\W*$")
 
 
 def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
-    marker = text[before[1] : after[0]].strip(" \t\n,.;:!?-").lower()
-    return marker == "sorry" and bool(_ADMITS.search(text, before[0], before[1]))
+    if text[before[1] : after[0]].strip(" \t\n,.;:!?-").lower() != "sorry":
+        return False
+    tail = _LAST_WORDS.search(text, before[0], before[1])
+    return bool(tail and _IGNORANCE.search(tail.group()))
 
 
 def _retract_from(clauses: list[Clause], start: int) -> None:
