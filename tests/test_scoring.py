@@ -850,3 +850,28 @@ def test_a_description_relabelled_after_a_repair_is_taken_back(grader):
         clauses = read_answer(repaired)
         assert all(c.retracted for c in clauses if "waits" in c.text or "runs them together" in c.text), clauses
         assert "waits-to-fill-batch" not in {m.id for m in grader.grade(q, repaired).misconceptions}
+
+
+def test_so_after_a_form_of_be_is_an_intensifier_not_an_opener():
+    texts = [c.text for c in read_answer("Because the all-reduce is so efficient, you put TP across nodes. The optimizer states are also divided up.")]
+    assert texts == ["Because the all-reduce is so efficient, you put TP across nodes", "The optimizer states are also divided up"]
+    assert [c.text for c in read_answer("it uses so much memory")] == ["it uses so much memory"]
+
+
+def test_a_leading_short_denial_negates_only_itself():
+    clauses = read_answer("In PP the stages exchange activations via all-reduce. Sorry, not all-reduce, it's just point-to-point sends between stages.")
+    assert [(c.text, c.negated, c.retracted) for c in clauses] == [
+        ("In PP the stages exchange activations via all-reduce", False, True),
+        ("not all-reduce", True, False),
+        ("it's just point-to-point sends between stages", False, False),
+    ]
+    # 'not only X' denies nothing; a list after the comma stays whole
+    assert [c.negated for c in read_answer("not only the weights, but also the activations")] == [False, False]
+    assert len(read_answer("not the weights, the gradients or the activations")) == 1
+
+
+def test_mixing_it_up_with_another_idea_takes_back_the_whole_sentence(grader, bank):
+    said = ("Each replica trains on its own for a whole epoch and then they average weights. "
+            "No, sorry, I'm mixing that up with federated averaging; DDP synchronises every step.")
+    clauses = read_answer(said)
+    assert all(c.retracted for c in clauses if "epoch" in c.text or "average weights" in c.text)

@@ -270,10 +270,13 @@ _EMPTY_PREDICATES = frozenset(
     familiar heard relate related relates concept concepts idea ideas factor factors aspect aspects good great nice
     need needs needed definitely probably also all both various several other others whole lot really quite
     something handle handles handled deal deals situation situations technique techniques framework frameworks
-    tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues"""
+    tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues think thinking mind careful
+    attention account watch"""
     .split()
 )
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
+# 'to' before a verb of paying attention relates nothing: 'micro-batches are something to think about'.
+_VAGUE_INFINITIVE = re.compile(r"\bto (?:think|consider|keep|watch|look|remember|mention|know|note|bear|care|worry)\b")
 _RELATES = re.compile(r"\b(?:within|inside|intra|across|between|inter|among|over|on|onto|into|to|from|per|after|before|than|"
                       r"via|through|instead|rather|without|versus|vs)\b")
 
@@ -291,7 +294,7 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     keys = {key for _, key in found}
     if not keys:
         return base
-    if _RELATES.search(canon):
+    if _RELATES.search(_VAGUE_INFINITIVE.sub(" ", canon)):
         return base  # 'TP within a node, PP across nodes': a relation between the terms is a claim
     named = frozenset().union(*(_term_words(k, matcher) for k in keys))
     said = set(content_words(canon)) - named - _EMPTY_STEMS

@@ -20,12 +20,14 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=
 
 # Words that open a new claim in running speech. Kept with the clause they open.
 _MARKERS = (
-    r"but|however|whereas|although|though|while|so|because|since|and then|then|which means|that means|"
+    r"but|however|whereas|although|though|while|so(?!\s+(?:much|many|few|little|far)\b)|because|since|and then|then|which means|that means|"
     r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is|and that|and also|and so"
 )
 # Not after an article or a preposition: 'a third of the layers', 'the next token', 'on the other hand' are not openers.
 _NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bin)(?<!\bat)"
+# Nor after a form of 'be': 'the all-reduce is so efficient', 'the result is then broadcast', 'it is also used'.
+_NOT_AFTER += r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bbeen)(?<!'s)"
 _CLAUSE_SPLIT = re.compile(
     rf"{_NOT_AFTER}(?<![\s,])(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
@@ -178,6 +180,32 @@ class Clause:
         return not (self.ignorance or self.retracted or self.instruction or self.question)
 
 
+# A clause that opens on a short denial and goes on to say what holds: 'not all-reduce, it's
+# point-to-point sends', 'Not free, but often cheaper than adding GPUs'. Only the denial is negated.
+_LEADING_DENIAL = re.compile(
+    r"\s*(?:(?:sorry|no|well|and|but|so|oh|um+|uh+)[\s,]+)*not\s+(?!only\b|just\b|really\b|quite\b|sure\b|exactly\b|at all\b)"
+    r"(?:[\w/'-]+\s+){0,3}[\w/'-]+(?=,\s+(?:[\w'-]+\W+){2,}?[\w'-]+)",
+    re.I,
+)
+
+
+def _split_leading_denial(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with each that opens on a short denial cut after it (``_LEADING_DENIAL``).
+
+    >>> t = "not all-reduce, it's just point-to-point sends"
+    >>> [t[a:b] for a, b in _split_leading_denial(t, [(0, len(t))])]
+    ['not all-reduce', ", it's just point-to-point sends"]
+    """
+    out = []
+    for a, b in spans:
+        m = _LEADING_DENIAL.match(text, a, b)
+        if m and not _LIST_GOES_ON.match(text, m.end() + 1, b):
+            out += [(a, m.end()), (m.end(), b)]
+        else:
+            out.append((a, b))
+    return out
+
+
 def _spans(text: str, pattern: re.Pattern, start: int, end: int) -> list[tuple[int, int]]:
     """Split text[start:end] at the pattern's matches; return the non-empty pieces."""
     out, pos = [], start
@@ -218,6 +246,8 @@ def read_answer(answer: str) -> list[Clause]:
     [True, True, True, False, False]
     >>> [c.retracted for c in read_answer("TP is cheap. It waits to fill a batch and then runs it... No, sorry, that's dynamic batching.")]
     [False, True, True, True, False]
+    >>> [c.retracted for c in read_answer("Each replica trains for an epoch and then they average weights. No, sorry, I'm mixing that up with federated averaging.")]
+    [True, True, True, False]
     """
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
@@ -243,7 +273,7 @@ def read_answer(answer: str) -> list[Clause]:
                 _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
         for n_piece, ((p0, p1), retracted) in enumerate(zip(pieces, corrected)):
             first_new = len(clauses)
-            for c0, c1 in _spans(answer, _CLAUSE_SPLIT, p0, p1):
+            for c0, c1 in _split_leading_denial(answer, _spans(answer, _CLAUSE_SPLIT, p0, p1)):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
                 set_aside = {m.end() for m in _CONTRAST.finditer(answer, c0, c1)}
                 pieces_ = []
@@ -306,7 +336,9 @@ _TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:
 
 
 # What follows a repair and names what the words before it really described.
-_REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant)\s+"
+_REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant|"
+                           r"i(?:'m| am| was) (?:mixing|mixed|confusing|confused|mixing up) (?:it|that|this|them|the two|things|those)(?: up)? with|"
+                           r"i (?:mixed|confused) (?:it|that|this|them|the two|those)(?: up)? with)\s+"
                            r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
 
 
