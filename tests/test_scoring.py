@@ -875,3 +875,16 @@ def test_mixing_it_up_with_another_idea_takes_back_the_whole_sentence(grader, ba
             "No, sorry, I'm mixing that up with federated averaging; DDP synchronises every step.")
     clauses = read_answer(said)
     assert all(c.retracted for c in clauses if "epoch" in c.text or "average weights" in c.text)
+
+
+def test_affirming_what_a_wrong_claim_sets_itself_against_is_not_that_claim(grader):
+    """'Intensity is a property of the GPU rather than of the kernel': an answer that speaks of the
+    kernel's arithmetic intensity says the right thing, whatever else the clause shares with the claim."""
+    from app.bank.loader import load_bank
+
+    q = load_bank("eval/content").get("evalq-roofline")
+    fine = grader.grade(q, "Attainable performance is the minimum of peak compute and memory bandwidth times the kernel's "
+                           "arithmetic intensity, its FLOPs per byte of DRAM traffic.")
+    assert "intensity-is-hardware" not in {m.id for m in fine.misconceptions}
+    wrong = grader.grade(q, "Arithmetic intensity is a property of the GPU, its ratio of peak FLOP/s to memory bandwidth.")
+    assert "intensity-is-hardware" in {m.id for m in wrong.misconceptions}

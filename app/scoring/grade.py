@@ -933,6 +933,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_canon = clean_for_matching(m.text, matcher)
     m_dir = direction(m_canon)
+    m_denied = _denied_by_claim(m_canon)
     # The correct version to compare with: the correction, else (per window) the closest checkpoint.
     alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
     # What sets the claim apart from its correction besides words: its polarity, the direction of a change.
@@ -1003,6 +1004,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
                                matcher, m_own, m_absolute, counts)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
+        if m_denied and not w.negated and m_denied <= w.words:
+            continue  # 'the kernel's arithmetic intensity' affirms what 'a property of the GPU rather than of the kernel' denies
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
             continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
         if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
@@ -1040,6 +1043,23 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         return None
     w = windows[best_i]
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
+
+
+_CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
+
+
+def _denied_by_claim(canon: str) -> frozenset[str]:
+    """What a wrong claim sets itself against ('... a property of the GPU rather than of the
+    kernel' denies the kernel): the content words after its contrast, not said before it.
+
+    >>> sorted(_denied_by_claim("arithmetic intensity is a property of the gpu rather than of the kernel"))
+    ['kernel']
+    """
+    m = _CLAIM_DENIES.search(canon)
+    if not m:
+        return frozenset()
+    denied = set(content_words(canon[m.end():])) - set(content_words(canon[: m.start()]))
+    return frozenset(denied) if 0 < len(denied) <= 3 else frozenset()
 
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
