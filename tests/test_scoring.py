@@ -888,3 +888,14 @@ def test_affirming_what_a_wrong_claim_sets_itself_against_is_not_that_claim(grad
     assert "intensity-is-hardware" not in {m.id for m in fine.misconceptions}
     wrong = grader.grade(q, "Arithmetic intensity is a property of the GPU, its ratio of peak FLOP/s to memory bandwidth.")
     assert "intensity-is-hardware" in {m.id for m in wrong.misconceptions}
+
+
+def test_denying_a_harm_does_not_deny_a_point_that_speaks_of_none():
+    from app.scoring.polarity import contradicts
+
+    point = "the output is exactly what the target model would have produced on its own"
+    assert not contradicts("it isn't a quality trade-off where you settle for the small model's text", point, clause_negated=True)
+    assert not contradicts("there is no accuracy loss at all", point, clause_negated=True)
+    # a point that speaks of the harm is still denied, and other denials still oppose
+    assert contradicts("there is no accuracy loss", "INT8 costs some accuracy loss on sensitive models", clause_negated=True)
+    assert contradicts("the output is not the same as the target model's", point, clause_negated=True)

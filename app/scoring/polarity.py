@@ -223,6 +223,10 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
         return False
     if clause_negated == ref_negated or not scoped:
         return clause_negated != ref_negated
+    # Denying a harm claims a good: 'it isn't a quality trade-off', 'no accuracy loss' do not deny
+    # a statement that speaks of no harm ('the output is exactly the target model's').
+    if clause_negated and not ref_negated and _denies_a_harm(clause) and not HARMS.search(reference.lower()):
+        return False
     # A denial on a second predicate speaks against a statement only about what it denies:
     # 'bulb A is in a closed path and not affected by switch Y' does not deny that bulb A is in a
     # closed path. (A statement that denies something, answered by a clause that does not, stays
@@ -268,6 +272,25 @@ def denied_words(text: str) -> frozenset[str]:
         pos = max(pos, b)
     outside.append(low[pos:])
     return frozenset(inside - set(content_words(" ".join(outside))))
+
+
+# Words of harm or loss: what a speaker denies to say that nothing bad happens.
+HARMS = re.compile(r"\b(?:loss|losses|lose|loses|losing|lost|hurt|hurts|harm|harms|degrad\w*|trade-?offs?|penalty|penalt\w+|"
+                   r"damag\w*|sacrific\w*|compromis\w*|drop|drops|overhead|downside|worse|regress\w*)\b")
+
+
+def _denies_a_harm(clause: str) -> bool:
+    """Whether the clause's negation falls on a word of harm ('isn't a quality trade-off').
+
+    >>> _denies_a_harm("it isn't a quality trade-off"), _denies_a_harm("it does not split the layers")
+    (True, False)
+    """
+    low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), clause.lower())
+    for m in NEGATORS.finditer(low):
+        end = _SCOPE_END.search(low, m.end())
+        if HARMS.search(low[m.end() : end.start() if end else len(low)]):
+            return True
+    return False
 
 
 _NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{{3,}})")
