@@ -806,7 +806,10 @@ def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str,
 _DIRECTION = {
     "down": re.compile(r"\b(?:reduc\w*|fewer|less|lower\w*|cuts?|shrinks?|decreas\w*|smaller|drops?)\b"),
     "up": re.compile(r"\b(?:more|increas\w*|rais\w*|higher|grows?|larger|extra)\b"),
-    "same": re.compile(r"\b(?:same|unchanged|identical|equal|constant|does ?n[o']?t change|do not change|no (?:fewer|less|more))\b"),
+    # 'the same FLOPs', not 'the same network' or 'at the same time' (which thing, not how much)
+    "same": re.compile(r"\b(?:same(?! (?:time|network|model|teacher|student|gpus?|devices?|nodes?|machines?|way|thing|one|kernels?|layers?|stages?|"
+                       r"process|program|code|graph|architecture|place|server|box|card|stream|rank|step)\b)|"
+                       r"unchanged|identical|equal|constant|does ?n[o']?t change|do not change|no (?:fewer|less|more))\b"),
 }
 
 
@@ -815,6 +818,8 @@ def direction(text: str) -> str | None:
 
     >>> direction("the fused kernel does the same FLOPs"), direction("fusion cuts the FLOPs"), direction("it is fast")
     ('same', 'down', None)
+    >>> direction("you end up with a compressed, smaller version of the same network")
+    'down'
     """
     found = [d for d, rx in _DIRECTION.items() if rx.search(text)]
     return found[0] if len(found) == 1 else None
