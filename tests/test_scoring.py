@@ -899,3 +899,12 @@ def test_denying_a_harm_does_not_deny_a_point_that_speaks_of_none():
     # a point that speaks of the harm is still denied, and other denials still oppose
     assert contradicts("there is no accuracy loss", "INT8 costs some accuracy loss on sensitive models", clause_negated=True)
     assert contradicts("the output is not the same as the target model's", point, clause_negated=True)
+
+
+def test_a_claim_and_the_consequence_drawn_from_it_can_assert_a_misconception(grader, bank):
+    """'X, so Y': the wrong claim may sit in the consequence, read together with its premise."""
+    q = bank.get("pipeline-schedules-bubbles")
+    hit = grader.grade(q, "More stages means each stage is faster, so the bubble goes down.")
+    assert "more-stages-less-bubble" in {m.id for m in hit.misconceptions}
+    fine = grader.grade(q, "More micro-batches per step fill the pipeline, so the bubble fraction goes down.")
+    assert "more-stages-less-bubble" not in {m.id for m in fine.misconceptions}

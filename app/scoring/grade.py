@@ -921,7 +921,7 @@ def _first_claim(text: str) -> str:
     return text.split(";")[0]
 
 
-_BECAUSE = re.compile(r"^(?:because|since|as|by|due to|thanks to)\b")
+_BECAUSE = re.compile(r"^(?:because|since|as|by|due to|thanks to|so(?! that)|which means|that means|meaning)\b")
 _NEG_WORDS = re.compile(r"\b(?:not|no|never|n't|without|cannot|none)\b")
 _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
 
