@@ -1260,5 +1260,7 @@ _GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practic
 _ABSOLUTE = re.compile(
     r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free(?! to\b)|"
-    r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%)"
+    r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
+    # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'
+    r"eliminat\w*|gets? rid of|getting rid of|no (?:\w+ ){1,2}(?:is|are|was|were|sits?|stays?) ever|(?:anymore|any more)\b)"
 )
