@@ -914,6 +914,7 @@ def test_a_claim_that_something_goes_to_nothing_overclaims(grader, bank):
     """'eliminates', 'gets rid of', 'no GPU is ever idle' say 'to zero' where the truth is 'less'."""
     q = bank.get("pipeline-schedules-bubbles")
     assert "1f1b-removes-bubble" in {m.id for m in grader.grade(q, "1F1B eliminates the bubble.").misconceptions}
-    assert "pp-no-idle" in {m.id for m in grader.grade(q, "In pipeline parallelism no GPU is ever idle.").misconceptions}
     fine = grader.grade(q, "1F1B keeps the same bubble as GPipe but bounds activation memory; interleaving shrinks the bubble.")
-    assert not {"1f1b-removes-bubble", "pp-no-idle"} & {m.id for m in fine.misconceptions}
+    assert "1f1b-removes-bubble" not in {m.id for m in fine.misconceptions}
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    assert "pp-no-idle" in {m.id for m in grader.grade(tvp, "In pipeline parallelism no GPU is ever idle.").misconceptions}
