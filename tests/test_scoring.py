@@ -918,3 +918,12 @@ def test_a_claim_that_something_goes_to_nothing_overclaims(grader, bank):
     assert "1f1b-removes-bubble" not in {m.id for m in fine.misconceptions}
     tvp = bank.get("tensor-vs-pipeline-parallelism")
     assert "pp-no-idle" in {m.id for m in grader.grade(tvp, "In pipeline parallelism no GPU is ever idle.").misconceptions}
+
+
+def test_the_math_is_the_flops_and_a_consequence_keeps_its_premises_topic(grader, bank):
+    q = bank.get("train-vs-infer-optimization")
+    wrong = grader.grade(q, "Fusion cuts out a lot of the math, so there is less compute.")
+    assert "fusion-reduces-flops" in {m.id for m in wrong.misconceptions}
+    # said of quantization: the clause after 'so' names no topic of its own
+    fine = grader.grade(q, "Quantization moves weights and activations to INT8, so the model is smaller and the math is faster.")
+    assert "fusion-reduces-flops" not in {m.id for m in fine.misconceptions}

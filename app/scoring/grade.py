@@ -971,6 +971,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     naming = {(v.sentence, v.clauses[0]) for v in windows if len(v.clauses) == 1 and _subjects(v.text, matcher) & m_subjects} if contrasted else set()
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
+    topics = {_first_subject(clean_for_matching(t, matcher), matcher) for t in cp_texts} - {None}  # what the checkpoints are about
     for i, w in enumerate(windows):
         if w.substance == 0 or w.reported or w.supposed:
             continue  # asserted by the speaker ('people say X', 'imagine X' are not X)
@@ -1002,6 +1003,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
+        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher):
+            continue  # 'quantization moves weights to INT8, so ... the math is faster' is said of quantization
         if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
             continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
         counts = _scope_side(w, m_scope)
@@ -1065,6 +1068,15 @@ def _denied_by_claim(canon: str) -> frozenset[str]:
         return frozenset()
     denied = set(content_words(canon[m.end():])) - set(content_words(canon[: m.start()]))
     return frozenset(denied) if 0 < len(denied) <= 3 else frozenset()
+
+
+def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher) -> bool:
+    """Whether a clause that names none of the rubric's topics ('so the model is smaller and the
+    math is faster') goes on from one in its sentence about another topic than the wrong claim's."""
+    if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence or _subjects(w.text, matcher) & (topics | m_subjects):
+        return False
+    topic = _first_subject(before.text, matcher)
+    return topic is not None and topic in topics and topic not in m_subjects and _opens_on(before.text, _concepts_at(before.text, matcher)[0][0])
 
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
