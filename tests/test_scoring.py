@@ -927,3 +927,9 @@ def test_the_math_is_the_flops_and_a_consequence_keeps_its_premises_topic(grader
     # said of quantization: the clause after 'so' names no topic of its own
     fine = grader.grade(q, "Quantization moves weights and activations to INT8, so the model is smaller and the math is faster.")
     assert "fusion-reduces-flops" not in {m.id for m in fine.misconceptions}
+
+
+def test_a_change_of_something_the_wrong_claim_never_names_is_not_that_claim(grader, bank):
+    q = bank.get("batching-latency-throughput")
+    assert "batching-lowers-latency" not in {m.id for m in grader.grade(q, "Batching lowers the cost per request.").misconceptions}
+    assert "batching-lowers-latency" in {m.id for m in grader.grade(q, "Batching lowers the latency of each request.").misconceptions}

@@ -880,14 +880,25 @@ def _scope_side(w: _Window, m_scope: dict[str, str] | None) -> int:
     return 0
 
 
-def _changed(text: str) -> set[str]:
-    """What a stated change is of: the word after each word of direction ('more precise' -> precis)."""
+@lru_cache(maxsize=4096)
+def _is_direction_word(word: str) -> bool:
+    return any(rx.fullmatch(word) for rx in _DIRECTION_WORD.values())
+
+
+_DIRECTION_WORD = {d: re.compile(rx.pattern.replace(r"\b", "")) for d, rx in _DIRECTION.items() if d != "same"}
+
+
+def _changed(text: str, *, before: bool = False) -> set[str]:
+    """What a stated change is of: the word after each word of direction ('more precise' -> precis);
+    with ``before``, the word before it where none follows ('makes the bubble smaller' -> bubbl)."""
     out = set()
     for rx in _DIRECTION.values():
         for m in rx.finditer(text):
             after = content_words(text[m.end() :])
             if after:
                 out.add(root(after[0]))  # 'precise' and 'precision' alike
+            elif before and (ahead := content_words(text[: m.start()])):
+                out.add(root(ahead[-1]))
     return out
 
 
@@ -946,6 +957,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     by_polarity = alt_text is not None and m_negated != polarity.negated(alt_text)
     by_direction = bool(m_dir) and alt_text is not None and direction(alt_text) not in (None, m_dir)
     m_changed = _changed(m_canon)
+    m_things = {root(x) for t in m_claims for x in content_words(clean_for_matching(t, matcher))}  # all the claim speaks of
     m_scope = opposed_scopes(m_canon, alt_text) if alt_text else None  # 'a single root GPU' against 'every GPU'
     alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
@@ -1041,7 +1053,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
         own_scope = counts > 0
-        if not (w.words | w.keys) & (m_own - correct_words) and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
+        says_own = (w.words | w.keys) & (m_own - correct_words)
+        if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
+            says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
+        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
             continue  # the window states the correct version, with the roles the right way round
