@@ -933,3 +933,14 @@ def test_a_change_of_something_the_wrong_claim_never_names_is_not_that_claim(gra
     q = bank.get("batching-latency-throughput")
     assert "batching-lowers-latency" not in {m.id for m in grader.grade(q, "Batching lowers the cost per request.").misconceptions}
     assert "batching-lowers-latency" in {m.id for m in grader.grade(q, "Batching lowers the latency of each request.").misconceptions}
+
+
+def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
+    from app.scoring.polarity import contradicts
+
+    point = "More micro-batches, interleaved schedules and overlapping communication with compute shrink the bubble"
+    assert contradicts("Overlapping communication with computation doesn't help here", point, clause_negated=True)
+    assert contradicts("tuning the micro-batch count makes no difference", point, clause_negated=True)
+    # 'no NVIDIA GPU accelerates X' denies the point's own verb
+    assert contradicts("No NVIDIA GPU accelerates 2:4 sparsity", "Ampere sparse Tensor Cores accelerate 2:4 sparsity and skip the zeros",
+                       clause_negated=True)

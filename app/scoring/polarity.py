@@ -219,6 +219,8 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
     # avoiding or lessening counts as one more negation on its side.
     ref_negated = negated(reference)
+    if clause_negated and not ref_negated and _DENIES_EFFECT.search(clause.lower()):
+        return True  # 'overlapping doesn't help here', 'tuning it makes no difference': the remedy is denied
     if clause_negated and not ref_negated and _lessens(reference) and not _lessens(clause) and not _denies_its_verb(clause, reference):
         return False
     if clause_negated == ref_negated or not scoped:
@@ -296,11 +298,21 @@ def _denies_a_harm(clause: str) -> bool:
 _NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{{3,}})")
 
 
+# A denial that something works: the clause says a remedy or a method does nothing.
+_DENIES_EFFECT = re.compile(
+    r"(?:\b(?:not|never)|n't)\s+(?:really\s+|actually\s+|much\s+|even\s+)?(?:help|helps|work|works|matter|matters|improve|improves|pay off|"
+    r"benefit|do anything|change anything|make (?:any|a|much of a) difference)\b|\bmakes? (?:no|little) difference\b|"
+    r"\b(?:has|have|with) (?:no|little) (?:effect|benefit|impact)\b|\bdoes nothing\b"
+)
+# 'No NVIDIA GPU accelerates ...': a denial by a quantifier on the subject, of the verb after it.
+_NO_SUBJECT_VERB = re.compile(r"^\s*(?:no|none of the)\s+(?:[\w:/-]+\s+){1,3}?([a-z]{3,}(?:s|ed))\b")
+
+
 def _denies_its_verb(clause: str, reference: str) -> bool:
     """Whether the clause negates the reference's own verb ('distillation does not compress the
     teacher' against 'distillation compresses the teacher into fewer parameters'): then the
     reference's word of lessening does not make the negation agree."""
-    m = _NEGATED_VERB.search(clause.lower())
+    m = _NEGATED_VERB.search(clause.lower()) or _NO_SUBJECT_VERB.match(clause.lower())
     if not m:
         return False
     return root(m.group(1)) in {root(w) for w in re.findall(r"[a-z]{3,}", reference.lower())}
