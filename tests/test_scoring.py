@@ -944,3 +944,15 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
     # 'no NVIDIA GPU accelerates X' denies the point's own verb
     assert contradicts("No NVIDIA GPU accelerates 2:4 sparsity", "Ampere sparse Tensor Cores accelerate 2:4 sparsity and skip the zeros",
                        clause_negated=True)
+
+
+def test_nothing_sits_idle_and_getting_rid_of_a_thing_read_as_denials(grader, bank):
+    from app.scoring.polarity import signs
+
+    assert signs("every stage is busy all the time and nothing sits idle") == signs("every stage is busy")
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    said = "Once you split the batch into micro-batches, every pipeline stage is busy all the time and nothing sits idle."
+    assert "pp-no-idle" in {m.id for m in grader.grade(tvp, said).misconceptions}
+    ps = bank.get("pipeline-schedules-bubbles")
+    said = "The big win of 1F1B over GPipe is that there's no bubble anymore, every stage is always working."
+    assert "1f1b-removes-bubble" in {m.id for m in grader.grade(ps, said).misconceptions}

@@ -118,7 +118,7 @@ def spelled(text: str) -> str:
 
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'.
-_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|{NEAR_NEGATORS})|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
+_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS})|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
 
 
 @lru_cache(maxsize=65536)
@@ -189,7 +189,7 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
 # Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' name operations.
 LESSENS = re.compile(
     r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing|tion)(?![-\w])(?! scatter)|fewer|less|lower(?:s|ed|ing)?|"
-    r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*)\b"
+    r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*|gets? rid of|getting rid of|remov(?:e|es|ed|ing))\b"
 )
 
 
