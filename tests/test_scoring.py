@@ -877,18 +877,6 @@ def test_mixing_it_up_with_another_idea_takes_back_the_whole_sentence(grader, ba
     assert all(c.retracted for c in clauses if "epoch" in c.text or "average weights" in c.text)
 
 
-def test_affirming_what_a_wrong_claim_sets_itself_against_is_not_that_claim(grader):
-    """'Intensity is a property of the GPU rather than of the kernel': an answer that speaks of the
-    kernel's arithmetic intensity says the right thing, whatever else the clause shares with the claim."""
-    from app.bank.loader import load_bank
-
-    q = load_bank("eval/content").get("evalq-roofline")
-    fine = grader.grade(q, "Attainable performance is the minimum of peak compute and memory bandwidth times the kernel's "
-                           "arithmetic intensity, its FLOPs per byte of DRAM traffic.")
-    assert "intensity-is-hardware" not in {m.id for m in fine.misconceptions}
-    wrong = grader.grade(q, "Arithmetic intensity is a property of the GPU, its ratio of peak FLOP/s to memory bandwidth.")
-    assert "intensity-is-hardware" in {m.id for m in wrong.misconceptions}
-
 
 def test_denying_a_harm_does_not_deny_a_point_that_speaks_of_none():
     from app.scoring.polarity import contradicts
@@ -901,38 +889,8 @@ def test_denying_a_harm_does_not_deny_a_point_that_speaks_of_none():
     assert contradicts("the output is not the same as the target model's", point, clause_negated=True)
 
 
-def test_a_claim_and_the_consequence_drawn_from_it_can_assert_a_misconception(grader, bank):
-    """'X, so Y': the wrong claim may sit in the consequence, read together with its premise."""
-    q = bank.get("pipeline-schedules-bubbles")
-    hit = grader.grade(q, "More stages means each stage is faster, so the bubble goes down.")
-    assert "more-stages-less-bubble" in {m.id for m in hit.misconceptions}
-    fine = grader.grade(q, "More micro-batches per step fill the pipeline, so the bubble fraction goes down.")
-    assert "more-stages-less-bubble" not in {m.id for m in fine.misconceptions}
 
 
-def test_a_claim_that_something_goes_to_nothing_overclaims(grader, bank):
-    """'eliminates', 'gets rid of', 'no GPU is ever idle' say 'to zero' where the truth is 'less'."""
-    q = bank.get("pipeline-schedules-bubbles")
-    assert "1f1b-removes-bubble" in {m.id for m in grader.grade(q, "1F1B eliminates the bubble.").misconceptions}
-    fine = grader.grade(q, "1F1B keeps the same bubble as GPipe but bounds activation memory; interleaving shrinks the bubble.")
-    assert "1f1b-removes-bubble" not in {m.id for m in fine.misconceptions}
-    tvp = bank.get("tensor-vs-pipeline-parallelism")
-    assert "pp-no-idle" in {m.id for m in grader.grade(tvp, "In pipeline parallelism no GPU is ever idle.").misconceptions}
-
-
-def test_the_math_is_the_flops_and_a_consequence_keeps_its_premises_topic(grader, bank):
-    q = bank.get("train-vs-infer-optimization")
-    wrong = grader.grade(q, "Fusion cuts out a lot of the math, so there is less compute.")
-    assert "fusion-reduces-flops" in {m.id for m in wrong.misconceptions}
-    # said of quantization: the clause after 'so' names no topic of its own
-    fine = grader.grade(q, "Quantization moves weights and activations to INT8, so the model is smaller and the math is faster.")
-    assert "fusion-reduces-flops" not in {m.id for m in fine.misconceptions}
-
-
-def test_a_change_of_something_the_wrong_claim_never_names_is_not_that_claim(grader, bank):
-    q = bank.get("batching-latency-throughput")
-    assert "batching-lowers-latency" not in {m.id for m in grader.grade(q, "Batching lowers the cost per request.").misconceptions}
-    assert "batching-lowers-latency" in {m.id for m in grader.grade(q, "Batching lowers the latency of each request.").misconceptions}
 
 
 def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
@@ -946,13 +904,44 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
                        clause_negated=True)
 
 
-def test_nothing_sits_idle_and_getting_rid_of_a_thing_read_as_denials(grader, bank):
+@pytest.mark.parametrize(
+    "content, question_id, answer, misconception, flagged",
+    [
+        # 'X, so Y': the wrong claim may sit in the consequence, read together with its premise
+        ("content", "pipeline-schedules-bubbles", "More stages means each stage is faster, so the bubble goes down.", "more-stages-less-bubble", True),
+        ("content", "pipeline-schedules-bubbles", "More micro-batches per step fill the pipeline, so the bubble fraction goes down.", "more-stages-less-bubble", False),
+        # 'eliminates', 'gets rid of', 'no GPU is ever idle' say 'to zero' where the truth is 'less'
+        ("content", "pipeline-schedules-bubbles", "1F1B eliminates the bubble.", "1f1b-removes-bubble", True),
+        ("content", "pipeline-schedules-bubbles", "1F1B keeps the same bubble as GPipe but bounds activation memory; interleaving shrinks the bubble.",
+         "1f1b-removes-bubble", False),
+        ("content", "tensor-vs-pipeline-parallelism", "In pipeline parallelism no GPU is ever idle.", "pp-no-idle", True),
+        # 'nothing sits idle' denies idleness; 'no bubble anymore' is what 'eliminates the bubble' says
+        ("content", "tensor-vs-pipeline-parallelism",
+         "Once you split the batch into micro-batches, every pipeline stage is busy all the time and nothing sits idle.", "pp-no-idle", True),
+        ("content", "pipeline-schedules-bubbles", "The big win of 1F1B over GPipe is that there's no bubble anymore, every stage is always working.",
+         "1f1b-removes-bubble", True),
+        # 'the math' is the FLOPs; a clause after 'so' that names no topic keeps its premise's topic (quantization)
+        ("content", "train-vs-infer-optimization", "Fusion cuts out a lot of the math, so there is less compute.", "fusion-reduces-flops", True),
+        ("content", "train-vs-infer-optimization", "Quantization moves weights and activations to INT8, so the model is smaller and the math is faster.",
+         "fusion-reduces-flops", False),
+        # a change of something the wrong claim never names is not that claim
+        ("content", "batching-latency-throughput", "Batching lowers the cost per request.", "batching-lowers-latency", False),
+        ("content", "batching-latency-throughput", "Batching lowers the latency of each request.", "batching-lowers-latency", True),
+        # affirming what the claim sets itself against ('... rather than of the kernel'): the kernel's intensity
+        ("eval/content", "evalq-roofline", "Attainable performance is the minimum of peak compute and memory bandwidth times the kernel's "
+         "arithmetic intensity, its FLOPs per byte of DRAM traffic.", "intensity-is-hardware", False),
+        ("eval/content", "evalq-roofline", "Arithmetic intensity is a property of the GPU, its ratio of peak FLOP/s to memory bandwidth.",
+         "intensity-is-hardware", True),
+    ],
+)
+def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, content, question_id, answer, misconception, flagged):
+    from app.bank.loader import load_bank
+
+    result = grader.grade(load_bank(content).get(question_id), answer)
+    assert (misconception in {m.id for m in result.misconceptions}) is flagged, result.misconceptions
+
+
+def test_nothing_reads_as_a_denial_of_the_word_after_it():
     from app.scoring.polarity import signs
 
     assert signs("every stage is busy all the time and nothing sits idle") == signs("every stage is busy")
-    tvp = bank.get("tensor-vs-pipeline-parallelism")
-    said = "Once you split the batch into micro-batches, every pipeline stage is busy all the time and nothing sits idle."
-    assert "pp-no-idle" in {m.id for m in grader.grade(tvp, said).misconceptions}
-    ps = bank.get("pipeline-schedules-bubbles")
-    said = "The big win of 1F1B over GPipe is that there's no bubble anymore, every stage is always working."
-    assert "1f1b-removes-bubble" in {m.id for m in grader.grade(ps, said).misconceptions}
