@@ -932,6 +932,14 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
          "arithmetic intensity, its FLOPs per byte of DRAM traffic.", "intensity-is-hardware", False),
         ("eval/content", "evalq-roofline", "Arithmetic intensity is a property of the GPU, its ratio of peak FLOP/s to memory bandwidth.",
          "intensity-is-hardware", True),
+        # ... unless it also names what the claim puts in its place; 'the arithmetic intensity' stays a term of its own
+        ("eval/content", "evalq-roofline", "Arithmetic intensity is fixed by the GPU, its peak FLOP/s over bandwidth, whatever kernel you run.",
+         "intensity-is-hardware", True),
+        ("eval/content", "evalq-roofline", "The arithmetic intensity is a property of the GPU, its peak FLOP/s divided by its memory bandwidth, "
+         "not of the kernel.", "intensity-is-hardware", True),
+        # a consequence about a sibling concept is not read with its premise
+        ("content", "tensor-vs-pipeline-parallelism", "Tensor parallelism splits each layer and needs an all-reduce of the partial "
+         "results, so pipeline stages just hand their activations to the next stage.", "pp-uses-allreduce", False),
     ],
 )
 def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, content, question_id, answer, misconception, flagged):
@@ -945,3 +953,15 @@ def test_nothing_reads_as_a_denial_of_the_word_after_it():
     from app.scoring.polarity import signs
 
     assert signs("every stage is busy all the time and nothing sits idle") == signs("every stage is busy")
+
+
+def test_review_cases_for_denials_read_as_intended():
+    from app.scoring.polarity import contradicts
+
+    # a noun after 'no X' is no verb; 'does not work on' is no verdict; denying a remedy is no denied harm
+    assert not contradicts("no extra kernel launches are needed", "fusion reduces kernel launches", clause_negated=True)
+    assert not contradicts("flashattention does not work on the whole attention matrix at once",
+                           "flashattention avoids materializing the full attention matrix", clause_negated=True)
+    assert contradicts("micro-batching does not reduce the pipeline overhead", "micro-batching shrinks the bubble", clause_negated=True)
+    # 'not every GPU, even with ..., is busy' is one denial, not a denial and a claim
+    assert [c.negated for c in read_answer("Not every GPU, even with lots of micro-batches, is busy all the time")] == [True]

@@ -271,7 +271,7 @@ _EMPTY_PREDICATES = frozenset(
     need needs needed definitely probably also all both various several other others whole lot really quite
     something handle handles handled deal deals situation situations technique techniques framework frameworks
     tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues think thinking mind careful
-    attention account watch"""
+    attention account watch keep look note bear care worry"""
     .split()
 )
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
@@ -949,7 +949,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_canon = clean_for_matching(m.text, matcher)
     m_dir = direction(m_canon)
-    m_denied = _denied_by_claim(m_canon)
+    m_denied, m_favoured = _denied_by_claim(m_canon)
     # The correct version to compare with: the correction, else (per window) the closest checkpoint.
     alt_text = clean_for_matching(_first_claim(m.correction), matcher) if m.correction else None
     # What sets the claim apart from its correction besides words: its polarity, the direction of a change.
@@ -990,6 +990,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         parts = [windows_by_clause.get(c) for c in w.clauses]
         if len(w.clauses) > 1 and (
             w.hedged or any(p is None or p.negated or p.reported for p in parts) or not _BECAUSE.match(parts[-1].text)
+            or _siblings_apart(parts[0].text, parts[-1].text, matcher)
         ):
             continue  # a claim and its reason ('X is fast because it does fewer FLOPs'), both plainly stated
         sims_m = sims[i, m_refs]
@@ -1024,7 +1025,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
                                matcher, m_own, m_absolute, counts)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
-        if m_denied and not w.negated and m_denied <= w.words:
+        if m_denied and not w.negated and m_denied <= w.words and not m_favoured & w.words:
             continue  # 'the kernel's arithmetic intensity' affirms what 'a property of the GPU rather than of the kernel' denies
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
             continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
@@ -1071,18 +1072,35 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
-def _denied_by_claim(canon: str) -> frozenset[str]:
-    """What a wrong claim sets itself against ('... a property of the GPU rather than of the
-    kernel' denies the kernel): the content words after its contrast, not said before it.
+def _denied_by_claim(canon: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What a wrong claim sets itself against and what it puts in its place ('... a property of
+    the GPU rather than of the kernel' denies the kernel for the GPU): the content words after its
+    contrast, not said before it, and the word after the same preposition before it.
 
-    >>> sorted(_denied_by_claim("arithmetic intensity is a property of the gpu rather than of the kernel"))
-    ['kernel']
+    >>> [sorted(x) for x in _denied_by_claim("arithmetic intensity is a property of the gpu (its ratio of peak flop/s) rather than of the kernel")]
+    [['kernel'], ['gpu']]
     """
     m = _CLAIM_DENIES.search(canon)
     if not m:
-        return frozenset()
+        return frozenset(), frozenset()
     denied = set(content_words(canon[m.end():])) - set(content_words(canon[: m.start()]))
-    return frozenset(denied) if 0 < len(denied) <= 3 else frozenset()
+    if not 0 < len(denied) <= 3:
+        return frozenset(), frozenset()
+    favoured = set()
+    prep = re.match(r"\s*(of|by|on|in|for|to|with|from)\b", canon[m.end():])
+    if prep:
+        said = re.sub(r"\([^()]*\)", " ", canon[: m.start()])  # not inside an aside: '(its ratio of peak FLOP/s ...)'
+        last = list(re.finditer(rf"\b{prep.group(1)} (?:the |a |an |its |their )?([\w-]+)", said))
+        if last:
+            favoured = set(content_words(last[-1].group(1)))
+    return frozenset(denied), frozenset(favoured)
+
+
+def _siblings_apart(first: str, then: str, matcher: TermMatcher) -> bool:
+    """Whether two clauses are about sibling concepts ('tensor parallelism needs an all-reduce, so
+    pipeline stages just hand on their activations'): not one claim and its reason."""
+    a, b = _first_subject(first, matcher), _first_subject(then, matcher)
+    return a is not None and b is not None and a != b and _same_head(a, b, matcher)
 
 
 def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher) -> bool:
@@ -1090,8 +1108,9 @@ def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: se
     math is faster') goes on from one in its sentence about another topic than the wrong claim's."""
     if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence or _subjects(w.text, matcher) & (topics | m_subjects):
         return False
-    topic = _first_subject(before.text, matcher)
-    return topic is not None and topic in topics and topic not in m_subjects and _opens_on(before.text, _concepts_at(before.text, matcher)[0][0])
+    found = _concepts_at(before.text, matcher)
+    topic = found[0][1] if found else None
+    return topic is not None and topic in topics and topic not in m_subjects and _opens_on(before.text, found[0][0])
 
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
@@ -1289,5 +1308,6 @@ _ABSOLUTE = re.compile(
     r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
     # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'
-    r"eliminat\w*|gets? rid of|getting rid of|no (?:\w+ ){1,2}(?:is|are|was|were|sits?|stays?) ever|(?:anymore|any more)\b)"
+    r"(?:eliminat\w*|gets? rid of|getting rid of)(?! (?:most|some|much|part|many|a lot|half) of)|"
+    r"no (?:\w+ ){1,2}(?:is|are|was|were|sits?|stays?) ever|(?:anymore|any more)(?=\s*(?:$|[,.;:!?])))"
 )

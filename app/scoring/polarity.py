@@ -290,7 +290,8 @@ def _denies_a_harm(clause: str) -> bool:
     low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), clause.lower())
     for m in NEGATORS.finditer(low):
         end = _SCOPE_END.search(low, m.end())
-        if HARMS.search(low[m.end() : end.start() if end else len(low)]):
+        harm = HARMS.search(low, m.end(), end.start() if end else len(low))
+        if harm and not LESSENS.search(low, m.end(), harm.start()):  # 'does not reduce the overhead' denies a remedy
             return True
     return False
 
@@ -300,12 +301,15 @@ _NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do
 
 # A denial that something works: the clause says a remedy or a method does nothing.
 _DENIES_EFFECT = re.compile(
-    r"(?:\b(?:not|never)|n't)\s+(?:really\s+|actually\s+|much\s+|even\s+)?(?:help|helps|work|works|matter|matters|improve|improves|pay off|"
+    r"(?:(?:\b(?:not|never)|n't)\s+(?:really\s+|actually\s+|much\s+|even\s+)?(?:help|helps|work|works|matter|matters|improve|improves|pay off|"
     r"benefit|do anything|change anything|make (?:any|a|much of a) difference)\b|\bmakes? (?:no|little) difference\b|"
     r"\b(?:has|have|with) (?:no|little) (?:effect|benefit|impact)\b|\bdoes nothing\b"
+    # as a verdict: at the end of its clause or before 'here', 'much' ..., not 'does not work on the whole matrix'
+    r")(?=\s*(?:$|[,.;:!?]|(?:here|there|much|at all|in practice|anymore|either|and|but|so|because)\b))"
 )
 # 'No NVIDIA GPU accelerates ...': a denial by a quantifier on the subject, of the verb after it.
-_NO_SUBJECT_VERB = re.compile(r"^\s*(?:no|none of the)\s+(?:[\w:/-]+\s+){1,3}?([a-z]{3,}(?:s|ed))\b")
+_NO_SUBJECT_VERB = re.compile(r"^\s*(?:no|none of the)\s+(?:[\w:/-]+\s+){1,3}?([a-z]{3,}(?:s|ed))\b"
+                              r"(?!\s+(?:is|are|was|were|get|gets|got|be|been|needed|required|stay|stays)\b)")  # 'no extra kernel launches are needed': a noun
 
 
 def _denies_its_verb(clause: str, reference: str) -> bool:

@@ -183,8 +183,9 @@ class Clause:
 # A clause that opens on a short denial and goes on to say what holds: 'not all-reduce, it's
 # point-to-point sends', 'Not free, but often cheaper than adding GPUs'. Only the denial is negated.
 _LEADING_DENIAL = re.compile(
-    r"\s*(?:(?:sorry|no|well|and|but|so|oh|um+|uh+)[\s,]+)*not\s+(?!only\b|just\b|really\b|quite\b|sure\b|exactly\b|at all\b)"
-    r"(?:[\w/'-]+\s+){0,3}[\w/'-]+(?=,\s+(?:[\w'-]+\W+){2,}?[\w'-]+)",
+    r"\s*(?:(?:sorry|no|well|and|but|so|oh|um+|uh+)[\s,]+)*not\s+"
+    r"(?!only\b|just\b|really\b|quite\b|sure\b|exactly\b|at all\b|every\w*|all(?![\w-])|each\b|any\w*|many\b|much\b|always\b)"  # 'not every GPU ... is busy'
+    r"(?:[\w/'-]+\s+){0,3}[\w/'-]+(?=,\s+(?:[\w'-]+\s+){2,}?[\w'-]+)(?!,\s+(?:[\w'-]+\s+){0,5}[\w'-]+,)",  # nor before an aside
     re.I,
 )
 
