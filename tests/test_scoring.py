@@ -870,11 +870,13 @@ def test_a_leading_short_denial_negates_only_itself():
     assert len(read_answer("not the weights, the gradients or the activations")) == 1
 
 
-def test_mixing_it_up_with_another_idea_takes_back_the_whole_sentence(grader, bank):
+def test_mixing_it_up_with_another_idea_takes_back_the_whole_sentence():
     said = ("Each replica trains on its own for a whole epoch and then they average weights. "
             "No, sorry, I'm mixing that up with federated averaging; DDP synchronises every step.")
     clauses = read_answer(said)
-    assert all(c.retracted for c in clauses if "epoch" in c.text or "average weights" in c.text)
+    taken_back = [c for c in clauses if "epoch" in c.text or "average weights" in c.text]
+    assert len(taken_back) == 2 and all(c.retracted for c in taken_back), clauses
+    assert not next(c for c in clauses if "DDP synchronises" in c.text).retracted
 
 
 

@@ -262,6 +262,8 @@ def split_facets(text: str) -> list[str]:
     return facets if len(facets) > 1 else []
 
 
+# Verbs of paying attention: 'micro-batches are something to think about / to keep in mind'.
+_ATTENDING = ("think", "consider", "keep", "watch", "look", "remember", "mention", "know", "note", "bear", "care", "worry")
 # Predicates that say nothing about what they are said of: 'X and Y matter', 'X is worth mentioning'.
 _EMPTY_PREDICATES = frozenset(
     """important importance matter matters mattered relevant relevance worth mention mentioning mentioned key crucial
@@ -270,13 +272,13 @@ _EMPTY_PREDICATES = frozenset(
     familiar heard relate related relates concept concepts idea ideas factor factors aspect aspects good great nice
     need needs needed definitely probably also all both various several other others whole lot really quite
     something handle handles handled deal deals situation situations technique techniques framework frameworks
-    tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues think thinking mind careful
-    attention account watch keep look note bear care worry"""
+    tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues thinking mind careful
+    attention account"""
     .split()
-)
+) | frozenset(_ATTENDING)
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
 # 'to' before a verb of paying attention relates nothing: 'micro-batches are something to think about'.
-_VAGUE_INFINITIVE = re.compile(r"\bto (?:think|consider|keep|watch|look|remember|mention|know|note|bear|care|worry)\b")
+_VAGUE_INFINITIVE = re.compile(rf"\bto (?:{'|'.join(_ATTENDING)})\b")
 _RELATES = re.compile(r"\b(?:within|inside|intra|across|between|inter|among|over|on|onto|into|to|from|per|after|before|than|"
                       r"via|through|instead|rather|without|versus|vs)\b")
 
@@ -571,9 +573,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     hits, wrong_windows = [], set()
     cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
     claim_windows, claim_sims, claim_cp_sim = _without_foils(windows, sims, cp_sim, cp_refs, rv, encode, matcher) if rubric.misconceptions else (windows, sims, cp_sim)
+    subjects = frozenset(_point_subject(p.text, matcher)[0] for p in rubric.checkpoints) - {None}  # what the checkpoints are about
     for k, m in enumerate(rubric.misconceptions):
         hit = _detect_misconception(m, claim_windows, claim_sims, claim_cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
-                                    [p.text for p in rubric.checkpoints])
+                                    [p.text for p in rubric.checkpoints], subjects)
         if hit is not None:
             hits.append(hit[0])
             wrong_windows.add(hit[1])
@@ -583,7 +586,6 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
-    subjects = frozenset(_point_subject(p.text, matcher)[0] for p in rubric.checkpoints) - {None}
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
@@ -938,7 +940,8 @@ _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
 
 
 def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts, prompt_words=frozenset(),
-                          cp_texts: Sequence[str] = ()) -> tuple[MisconceptionHit, int] | None:
+                          cp_texts: Sequence[str] = (), topics: frozenset[str] = frozenset()) -> tuple[MisconceptionHit, int] | None:
+    """The wrong claim ``m`` where a window asserts it; ``topics``: the subjects of the rubric's checkpoints."""
     m_words, m_keys = _key_terms(m.text, matcher)
     # What the wrong claim says that the question does not: a window must say some of it.
     m_own = set().union(*(_claim_words(t, matcher) for t in (m.text, *m.examples))) - set(prompt_words)
@@ -983,7 +986,6 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     naming = {(v.sentence, v.clauses[0]) for v in windows if len(v.clauses) == 1 and _subjects(v.text, matcher) & m_subjects} if contrasted else set()
     best, best_i = 0.0, None
     windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
-    topics = {_first_subject(clean_for_matching(t, matcher), matcher) for t in cp_texts} - {None}  # what the checkpoints are about
     for i, w in enumerate(windows):
         if w.substance == 0 or w.reported or w.supposed:
             continue  # asserted by the speaker ('people say X', 'imagine X' are not X)
@@ -1072,6 +1074,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
+@lru_cache(maxsize=1024)
 def _denied_by_claim(canon: str) -> tuple[frozenset[str], frozenset[str]]:
     """What a wrong claim sets itself against and what it puts in its place ('... a property of
     the GPU rather than of the kernel' denies the kernel for the GPU): the content words after its

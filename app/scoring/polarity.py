@@ -249,6 +249,17 @@ _SECOND_PREDICATE_DENIED = re.compile(
 )
 
 
+def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """The lowered text (phrases that negate nothing blanked out) and, for each negation in it,
+    where it starts, where it ends and where what it denies ends."""
+    low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text.lower())
+    spans = []
+    for m in NEGATORS.finditer(low):
+        end = _SCOPE_END.search(low, m.end())
+        spans.append((m.start(), m.end(), end.start() if end else len(low)))
+    return low, spans
+
+
 @lru_cache(maxsize=65536)
 def denied_words(text: str) -> frozenset[str]:
     """The content words a text denies (from each negation to where its statement ends), less
@@ -259,17 +270,14 @@ def denied_words(text: str) -> frozenset[str]:
     >>> sorted(denied_words("bulb a is in a closed path and not affected by switch y"))
     ['affect', 'switch']
     """
-    low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text.lower())
-    inside, spans = set(), []
-    for m in NEGATORS.finditer(low):
-        end = _SCOPE_END.search(low, m.end())
-        stop = end.start() if end else len(low)
-        spans.append((m.start(), stop))
-        inside.update(content_words(low[m.end() : stop])[:6])
+    low, spans = _denials(text)
+    inside = set()
+    for a, after, stop in spans:
+        inside.update(content_words(low[after:stop])[:6])
     if not spans:
         return frozenset()
     outside, pos = [], 0
-    for a, b in spans:
+    for a, _, b in spans:
         outside.append(low[pos:a])
         pos = max(pos, b)
     outside.append(low[pos:])
@@ -287,11 +295,10 @@ def _denies_a_harm(clause: str) -> bool:
     >>> _denies_a_harm("it isn't a quality trade-off"), _denies_a_harm("it does not split the layers")
     (True, False)
     """
-    low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), clause.lower())
-    for m in NEGATORS.finditer(low):
-        end = _SCOPE_END.search(low, m.end())
-        harm = HARMS.search(low, m.end(), end.start() if end else len(low))
-        if harm and not LESSENS.search(low, m.end(), harm.start()):  # 'does not reduce the overhead' denies a remedy
+    low, spans = _denials(clause)
+    for _, after, stop in spans:
+        harm = HARMS.search(low, after, stop)
+        if harm and not LESSENS.search(low, after, harm.start()):  # 'does not reduce the overhead' denies a remedy
             return True
     return False
 
