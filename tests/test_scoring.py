@@ -942,6 +942,11 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
         # a consequence about a sibling concept is not read with its premise
         ("content", "tensor-vs-pipeline-parallelism", "Tensor parallelism splits each layer and needs an all-reduce of the partial "
          "results, so pipeline stages just hand their activations to the next stage.", "pp-uses-allreduce", False),
+        # one part of a many-part wrong claim, said alone, is the claim; the true part alone is not
+        ("eval/content", "evalq-speculative-decoding", "Some of the generated text was written by the draft model, so the final answer "
+         "reads a bit worse than what the big model would have written.", "draft-lowers-quality", True),
+        ("eval/content", "evalq-speculative-decoding", "The small model proposes a few tokens and the big model checks them all in "
+         "one forward pass.", "draft-lowers-quality", False),
     ],
 )
 def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, content, question_id, answer, misconception, flagged):

@@ -262,6 +262,22 @@ def split_facets(text: str) -> list[str]:
     return facets if len(facets) > 1 else []
 
 
+_LEADING_REASON = re.compile(r"^(?:because|since|as)\b([^,;:]+),\s*(.+)$", re.I)
+_CLAIM_PARTS = re.compile(r"[;:]\s|,\s(?=so\s|which\s)")
+
+
+def claim_facets(text: str) -> list[str]:
+    """The parts of a wrong claim that can be asserted alone ('Because only a few experts are
+    active, the model only needs memory for them': the reason, and the conclusion; 'X trades
+    quality for speed: part of the output comes from Y, so the text is worse': all three)."""
+    text = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    m = _LEADING_REASON.match(text)
+    parts = [m.group(1), m.group(2)] if m else [text]
+    parts = [re.sub(r"^(?:so|and|which)\s+", "", q.strip(" .")) for p in parts for q in _CLAIM_PARTS.split(p)]
+    parts = [p for p in parts if len(content_words(p)) >= 3]
+    return parts if len(parts) > 1 else []
+
+
 # Verbs of paying attention: 'micro-batches are something to think about / to keep in mind'.
 _ATTENDING = ("think", "consider", "keep", "watch", "look", "remember", "mention", "know", "note", "bear", "care", "worry")
 # Predicates that say nothing about what they are said of: 'X and Y matter', 'X is worth mentioning'.
@@ -480,7 +496,7 @@ def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
     prompt_ref = refs.add(rubric.prompt)
     cp_refs = [[refs.add(p.text)] + [refs.add(e) for e in p.examples] for p in rubric.checkpoints]
     cp_facets = [[refs.add(f) for f in split_facets(p.text)] for p in rubric.checkpoints]
-    m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] for m in rubric.misconceptions]
+    m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] + [refs.add(f) for f in claim_facets(m.text)] for m in rubric.misconceptions]
     m_corr = [refs.add(m.correction) if m.correction else None for m in rubric.misconceptions]
     return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr
 
