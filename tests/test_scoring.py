@@ -947,6 +947,11 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
          "reads a bit worse than what the big model would have written.", "draft-lowers-quality", True),
         ("eval/content", "evalq-speculative-decoding", "The small model proposes a few tokens and the big model checks them all in "
          "one forward pass.", "draft-lowers-quality", False),
+        # a word the claim denies ('tokens never attend across chunks'), said the other way up, is not the claim's
+        ("eval/content", "evalq-context-parallelism", "Since every token attends to all the earlier ones, the GPUs must exchange keys and "
+         "values during attention.", "attends-own-chunk-only", False),
+        ("eval/content", "evalq-context-parallelism", "Each GPU only looks at its own chunk, and tokens never attend across the chunk "
+         "boundaries.", "attends-own-chunk-only", True),
     ],
 )
 def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, content, question_id, answer, misconception, flagged):

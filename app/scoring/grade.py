@@ -976,6 +976,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     by_polarity = alt_text is not None and m_negated != polarity.negated(alt_text)
     by_direction = bool(m_dir) and alt_text is not None and direction(alt_text) not in (None, m_dir)
     m_changed = _changed(m_canon)
+    m_denies = set().union(*(polarity.denied_words(clean_for_matching(t, matcher)) for t in m_claims))  # 'never attend'
     m_things = {root(x) for t in m_claims for x in content_words(clean_for_matching(t, matcher))}  # all the claim speaks of
     m_scope = opposed_scopes(m_canon, alt_text) if alt_text else None  # 'a single root GPU' against 'every GPU'
     alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
@@ -1073,6 +1074,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
         own_scope = counts > 0
         says_own = (w.words | w.keys) & (m_own - correct_words)
+        # ... said the claim's way up: 'tokens attend to each other' does not say 'tokens never attend'
+        says_own = {x for x in says_own if x not in m_denies or x in polarity.denied_words(w.text)}
         if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
