@@ -489,8 +489,9 @@ def test_a_wrong_view_set_up_to_be_knocked_down_is_not_asserted(grader, bank):
 def test_reading_doctests():
     import doctest
 
-    from app.scoring import grade, polarity, reading
+    from app.scoring import grade, polarity, reading, spelling
 
+    assert doctest.testmod(spelling).failed == 0
     assert doctest.testmod(reading).failed == 0
     assert doctest.testmod(polarity).failed == 0
     assert doctest.testmod(grade).failed == 0
@@ -977,3 +978,32 @@ def test_review_cases_for_denials_read_as_intended():
     assert contradicts("micro-batching does not reduce the pipeline overhead", "micro-batching shrinks the bubble", clause_negated=True)
     # 'not every GPU, even with ..., is busy' is one denial, not a denial and a claim
     assert [c.negated for c in read_answer("Not every GPU, even with lots of micro-batches, is busy all the time")] == [True]
+
+
+def test_misspelt_rubric_words_are_read_as_them_and_real_words_are_left_alone():
+    from app.scoring.spelling import english_words, respell
+
+    known, targets = english_words(), frozenset({"circuit", "positive", "separated", "bulb", "relu", "water", "prefill"})
+    assert respell("the postive terminal is seperated from the circut", targets, known) == "the positive terminal is separated from the circuit"
+    assert respell("the buld is broken", targets, known) == "the bulb is broken"
+    # a real word, another name (other first letter), another form of the same word: left as written
+    assert respell("the heater and gelu and prefilled", targets, known) == "the heater and gelu and prefilled"
+
+
+def test_a_misspelt_answer_earns_what_the_spelt_one_earns(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    right = grader.grade(q, "Tensor parallelism splits individual layers across devices.")
+    typed = grader.grade(q, "Tensor paralelism splits indivdual layers across devices.")
+    state = {c.id: c.state for c in right.checkpoints}
+    assert state["tp-definition"] == "covered" and {c.id: c.state for c in typed.checkpoints} == state
+
+
+def test_a_negation_typed_without_its_apostrophe_still_negates(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    answer = 'Honestly tensor parallelism doesnt split each layer across GPUs, and pipeline parallelism isn"t about stages.'
+    result = grader.grade(q, answer)
+    state = {c.id: c.state for c in result.checkpoints}
+    assert state["tp-definition"] == "missed" and state["pp-definition"] == "missed"
+    evidence_answer = "Pipeline parallelism doesnt use all-reduce; stages send activations point-to-point to the next stage."
+    hit = next(c for c in grader.grade(q, evidence_answer).checkpoints if c.id == "pp-point-to-point")
+    assert hit.state == "covered" and [evidence_answer[e.start : e.end] for e in hit.evidence] == [evidence_answer.rstrip(".")]

@@ -14,6 +14,7 @@ from app.grading.base import CheckpointResult, EvidenceSpan, GradeResult, Miscon
 from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
+from app.scoring.spelling import english_words
 from app.scoring.text import replace_lone_surrogates
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ class OfflineGrader:
             self.encoder_name = "hashing"
         self.matcher = TermMatcher.build((t.term, t.variants, t.short_forms) for t in glossary)
         self.tuning = tuning
+        self.known_words = english_words()
         self._rubric = lru_cache(maxsize=512)(rubric_of)
 
     def warm_up(self, questions: Sequence[Question]) -> None:
@@ -71,7 +73,7 @@ class OfflineGrader:
     def grade_core(self, question: Question, answer: str):
         """The pure core's full grade, with each checkpoint's signals (for fitting and diagnosis)."""
         return grade(self._rubric(question), replace_lone_surrogates(answer), encode=self._encode, matcher=self.matcher, tuning=self.tuning,
-                     encode_tokens=self._encode_tokens)
+                     encode_tokens=self._encode_tokens, known_words=self.known_words)
 
     def grade(self, question: Question, answer: str) -> GradeResult:
         g = self.grade_core(question, answer)

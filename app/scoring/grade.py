@@ -31,7 +31,7 @@ minus a fixed penalty per asserted misconception. An empty answer scores 0.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -41,6 +41,7 @@ from rapidfuzz import fuzz, process
 from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
+from app.scoring.spelling import respell, rubric_targets
 from app.scoring.terms import TermMatcher
 from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, stem, tokenize
 
@@ -324,13 +325,13 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
 
 
 def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset(),
-                   pair: tuple[str, str] | None = None) -> list[_Window]:
+                   pair: tuple[str, str] | None = None, fix: Callable[[str], str] = lambda t: t) -> list[_Window]:
     """Every usable clause, and every two neighbouring ones, as candidate evidence; ``vocabulary``:
     the rubric's words, for spotting near misses of them; ``pair``: the two concepts the question
     contrasts, which 'the first' and 'the other option' refer to."""
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
-    canon_texts, handed = _resolve_ordinals(clauses, [clean_for_matching(c.text, matcher) for c in clauses], pair)
+    canon_texts, handed = _resolve_ordinals(clauses, [fix(clean_for_matching(c.text, matcher)) for c in clauses], pair)
     # A bare marker ('The other option:') belongs to the clause after it, not to the one before.
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed
@@ -466,6 +467,39 @@ def _vocabulary(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
     return frozenset().union(*(_key_terms(t, matcher)[0] for t in texts))
 
 
+# Negations typed without their apostrophe, or with a double quote for one: 'dont', 'doesn"t'.
+_BARE_NOT = re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|should|would|could|ca|wo|must|need)(?:n\"t|nt)\b", re.I)
+
+
+def _with_apostrophes(answer: str) -> tuple[str, list[int]]:
+    """``answer`` with 'dont', 'doesnt', 'isn"t' spelt 'don't', 'doesn't', 'isn't', and for each
+    position of the new text the position it came from (evidence spans point into the original).
+
+    >>> _with_apostrophes("it dont split")[0], _with_apostrophes('it isn"t')[0], _with_apostrophes("a wont b")[0]
+    ("it don't split", "it isn't", "a won't b")
+    """
+    out, where, pos = [], [], 0
+    for m in _BARE_NOT.finditer(answer):
+        out.append(answer[pos : m.start()])
+        where.extend(range(pos, m.start()))
+        stem_end = m.start() + len(m.group(1)) + 1  # through the 'n'
+        out.append(answer[m.start() : stem_end] + "'t")
+        where.extend(range(m.start(), stem_end))
+        where.extend([stem_end, m.end() - 1] if m.end() - stem_end == 2 else [stem_end, stem_end])
+        pos = m.end()
+    out.append(answer[pos:])
+    where.extend(range(pos, len(answer) + 1))
+    return "".join(out), where
+
+
+@lru_cache(maxsize=256)
+def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
+    """The rubric's own words, as the encoder sees them: what a misspelt answer word can stand for."""
+    texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
+    texts += [t for m in rubric.misconceptions for t in (m.text, *m.examples)]
+    return rubric_targets([clean_for_matching(t, matcher) for t in texts])
+
+
 def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset()) -> bool:
     """A window that only restates the question is not an answer; one that restates it and adds
     what the rubric asks for ('... is a fruit if it has seeds') is."""
@@ -555,8 +589,9 @@ def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
 
 
 def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, tuning: Tuning = Tuning(),
-          encode_tokens: EncodeTokens | None = None) -> Grade:
-    """Grade one answer against one rubric.
+          encode_tokens: EncodeTokens | None = None, known_words: Container[str] | None = None) -> Grade:
+    """Grade one answer against one rubric. ``known_words``: English words; an answer word outside
+    them that is one slip from a rubric word is read as that word (none given: none respelt).
 
     >>> toy = lambda texts: np.eye(len(texts), 8)  # an encoder that knows nothing
     >>> r = Rubric("Q?", (Point("a", "All-reduce sums gradients on every GPU"),))
@@ -565,6 +600,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     """
     if not normalize(answer):
         return _missed_all(rubric, ["empty answer"])
+    answer, to_original = _with_apostrophes(answer)
     clauses = read_answer(answer)
     notes = []
     if any(c.instruction for c in clauses):
@@ -572,7 +608,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
     # What the rubric asks for or warns against: restating the question plus one of these is an answer.
     rubric_words = _vocabulary(rubric, matcher)
-    windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher))
+    fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known_words)) if known_words is not None else (lambda t: t)
+    windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:
         return _missed_all(rubric, notes)
@@ -611,12 +648,13 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
         state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
         strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
-        evidence = (Span(windows[best].start, windows[best].end),) if best is not None and state != MISSED else ()
+        evidence = (Span(to_original[windows[best].start], to_original[windows[best].end]),) if best is not None and state != MISSED else ()
         results.append(CheckpointGrade(p.id, state, round(float(strength), 3), evidence, tuple(sorted(feats.items()))))
 
     # Mostly the decided states, so the score agrees with the checklist; the strength breaks ties.
     credits = [(p.weight, 0.75 * STATE_CREDIT[g.state] + 0.25 * g.strength) for p, g in zip(rubric.checkpoints, results)]
     score = scale_score(credits, len(hits), penalty=tuning.misconception_penalty)
+    hits = [replace(h, evidence=tuple(Span(to_original[e.start], to_original[e.end]) for e in h.evidence)) for h in hits]
     return Grade(score, tuple(results), tuple(hits), tuple(notes))
 
 

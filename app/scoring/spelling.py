@@ -1,0 +1,116 @@
+"""Misspelt words read as the rubric word they stand for.
+
+Typed answers and children's science answers misspell the very words the rubric turns on
+('circut', 'postive', 'seperated', 'buld'); the sentence encoder then sees a different word
+piece sequence and the clause drifts away from the reference. A word that is no English word
+(pyspellchecker's bundled frequency list, read offline) and lies one edit (two, for long words)
+from exactly one of the rubric's own words is read as that word. Real words are never changed
+('heater' stays 'heater' though the rubric says 'water'), nor are the glossary's terms.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from collections.abc import Container, Iterable
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from app.scoring.text import stem
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+class WordList:
+    """A large word list held as sorted 32-bit checksums (0.6 MB for 160,000 words, instead of
+    the tens of MB a set of strings takes); a misspelling that shares a checksum with a real
+    word (about one in 27,000) is merely left as written."""
+
+    def __init__(self, words: Iterable[str]):
+        self._sums = np.unique(np.fromiter((zlib.crc32(w.encode()) for w in words), dtype=np.uint32))
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        key = np.uint32(zlib.crc32(word.encode()))
+        i = int(np.searchsorted(self._sums, key))
+        return i < len(self._sums) and self._sums[i] == key
+
+    def __len__(self) -> int:
+        return len(self._sums)
+
+
+@lru_cache(maxsize=1)
+def english_words() -> WordList:
+    """Every word of pyspellchecker's English frequency list (read once per process, offline)."""
+    return WordList(_json_keys(resources.files("spellchecker") / "resources" / "en.json.gz"))
+
+
+def _json_keys(path) -> Iterable[str]:
+    """The keys of a flat gzipped JSON object of words, read in small pieces (the whole text
+    would briefly cost more memory than the list it gives)."""
+    key = re.compile(r'"([^"\\]+)":')
+    with path.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as f:
+        tail = ""
+        while chunk := f.read(1 << 16):
+            text = tail + chunk
+            cut = text.rfind(",") + 1
+            yield from (m.group(1) for m in key.finditer(text, 0, cut))
+            tail = text[cut:]
+        yield from (m.group(1) for m in key.finditer(tail))
+
+
+def _reach(word: str) -> int:
+    """How many slips a word of this length may hold and still be read as another."""
+    return 0 if len(word) < 4 else 1 if len(word) < 8 else 2
+
+
+_ENDINGS = frozenset({"", "s", "es", "d", "ed", "r", "er", "ing", "e", "ly"})
+
+
+def _forms_of_one_word(a: str, b: str) -> bool:
+    """'profiler' and 'profile', 'synchronises' and 'synchronised': one word, two endings."""
+    if stem(a) == stem(b):
+        return True
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[n:] in _ENDINGS and b[n:] in _ENDINGS
+
+
+def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
+    """``text`` (lower case) with each unknown word that lies within reach of exactly one
+    ``targets`` word replaced by it.
+
+    >>> respell("the circut is open", frozenset({"circuit", "closed"}), frozenset({"the", "is", "open", "circus"}))
+    'the circuit is open'
+    >>> respell("the heater is on", frozenset({"water"}), frozenset({"the", "heater", "is", "on"}))
+    'the heater is on'
+    """
+    if not targets:
+        return text
+
+    def fix(m: re.Match) -> str:
+        word = m.group(0)
+        reach = _reach(word)
+        if not reach or word in known or word in targets or "'" in word:
+            return word
+        # A slip keeps the first letter ('buld', 'circut'); a different first letter is another
+        # name ('gelu' is no 'relu'); another form of the same word is read by the stemmer already.
+        near = {t for t in targets if t[0] == word[0] and abs(len(t) - len(word)) <= reach
+                and Levenshtein.distance(word, t, score_cutoff=reach) <= reach}
+        if len(near) != 1:
+            return word
+        target = near.pop()
+        return word if _forms_of_one_word(word, target) else target
+
+    return _WORD.sub(fix, text)
+
+
+def rubric_targets(texts: list[str]) -> frozenset[str]:
+    """The surface words of the rubric (lower case, four letters or more) a misspelling can stand for."""
+    return frozenset(w for t in texts for w in _WORD.findall(t.lower()) if len(w) >= 4)
