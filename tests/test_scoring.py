@@ -1007,3 +1007,28 @@ def test_a_negation_typed_without_its_apostrophe_still_negates(grader, bank):
     evidence_answer = "Pipeline parallelism doesnt use all-reduce; stages send activations point-to-point to the next stage."
     hit = next(c for c in grader.grade(q, evidence_answer).checkpoints if c.id == "pp-point-to-point")
     assert hit.state == "covered" and [evidence_answer[e.start : e.end] for e in hit.evidence] == [evidence_answer.rstrip(".")]
+
+
+@pytest.mark.parametrize("answer", [
+    "In tensor parallelism each GPU runs its own group of whole layers, so the tensors of a layer sit on one device.",
+    "Tensor parallelism puts different layers of the model on different devices, so the tensors of each layer stay on one GPU.",
+])
+def test_a_consequence_drawn_from_a_wrong_claim_earns_nothing(grader, bank, answer):
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer)
+    assert "tp-splits-layers-into-stages" in {m.id for m in result.misconceptions}
+    assert {c.id: c.state for c in result.checkpoints}["tp-definition"] == "missed"
+
+
+def test_a_clause_after_a_wrong_claim_that_turns_to_another_topic_keeps_its_credit(grader, bank):
+    answer = ("In tensor parallelism each GPU runs its own group of whole layers, so pipeline parallelism sends the activations "
+              "point-to-point from one stage to the next.")
+    result = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer)
+    assert {c.id: c.state for c in result.checkpoints}["pp-point-to-point"] != "missed"
+
+
+def test_each_wrong_claim_takes_a_share_of_the_score_so_weak_answers_stay_above_empty_ones():
+    from app.scoring.grade import scale_score
+
+    weak = [(1.0, 0.2)] * 4
+    assert scale_score(weak, 2) > scale_score(weak, 3) > scale_score([(1.0, 0.0)] * 4, 0) == 0
+    assert scale_score([(1.0, 1.0)] * 4, 1) == 70

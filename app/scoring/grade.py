@@ -51,19 +51,23 @@ EncodeTokens = Callable[[Sequence[str]], list[tuple[np.ndarray, tuple[str, ...]]
 
 COVERED, PARTIAL, MISSED = "covered", "partial", "missed"
 STATE_CREDIT = {COVERED: 1.0, PARTIAL: 0.5, MISSED: 0.0}
-MISCONCEPTION_PENALTY = 8.0  # points off the 0..100 score per asserted misconception
+# Share of what the answer earned that each asserted misconception takes away. A share, not a
+# flat number of points: a weak answer that also asserts wrong things stays above an empty one,
+# so the score keeps ordering answers at the bottom (it ordered the development files' answers
+# better than 8 points off per claim on all four; see the README).
+MISCONCEPTION_PENALTY = 0.3
 
 
 def scale_score(credits: Sequence[tuple[float, float]], misconceptions: int, *, penalty: float = MISCONCEPTION_PENALTY) -> int:
-    """The 0..100 score from (weight, credit 0..1) per checkpoint, minus a penalty per wrong claim.
+    """The 0..100 score from (weight, credit 0..1) per checkpoint, less a share per wrong claim.
 
     Shared by every grader so their scores mean the same thing.
 
-    >>> scale_score([(1.0, 1.0), (1.0, 0.5)], 1)
-    67
+    >>> scale_score([(1.0, 1.0), (1.0, 0.5)], 0), scale_score([(1.0, 1.0), (1.0, 0.5)], 1), scale_score([(1.0, 1.0), (1.0, 0.5)], 2)
+    (75, 52, 37)
     """
     total = sum(w for w, _ in credits)
-    value = 100.0 * sum(w * c for w, c in credits) / total - penalty * misconceptions if total else 0.0
+    value = 100.0 * sum(w * c for w, c in credits) / total * (1.0 - penalty) ** misconceptions if total else 0.0
     return int(round(min(100.0, max(0.0, value))))
 
 
@@ -636,6 +640,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     # Every window that contains a wrong claim's clause is tainted: 'TP goes across nodes over
     # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
+    wrong_clauses |= _what_follows_from(wrong_clauses, clauses, windows, subjects, matcher)
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
@@ -1126,6 +1131,27 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         return None
     w = windows[best_i]
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
+
+
+_GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|which means|i\.e\.|thus|hence|that's why|therefore)\b")
+
+
+def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher) -> set[int]:
+    """The clauses that draw a consequence from a wrong claim in the same sentence ('TP gives each
+    GPU whole layers, so the tensors of a layer live on one device'): they stand or fall with it.
+    A clause that turns to a topic of the rubric the claim did not name is a claim of its own."""
+    text = {c: w.text for w in windows if len(w.clauses) == 1 for c in w.clauses}
+    out = set()
+    for c in sorted(wrong):
+        nxt = c + 1
+        named = _subjects(text.get(c, ""), matcher)
+        while nxt < len(clauses) and nxt in text and clauses[nxt].sentence == clauses[c].sentence and nxt not in wrong:
+            t = text[nxt]
+            if not _GOES_ON.match(t) or (_subjects(t, matcher) & topics) - named:
+                break
+            out.add(nxt)
+            nxt += 1
+    return out
 
 
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
