@@ -336,7 +336,7 @@ def grading_prompt(question: Question, answer: str, tag: str) -> str:
 
 
 def score_states(question: Question, states: dict[str, str], misconceptions: int) -> int:
-    """100 x the weighted mean credit (covered 1, partial 0.5), minus a penalty per misconception.
+    """100 x the weighted mean credit (covered 1, partial 0.5), less a share per misconception.
 
     The offline grader's scale with its probabilities replaced by the decided states.
     """
