@@ -310,6 +310,26 @@ def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
     assert texts == ["so you use micro batches", "um tensor parallelism is um more like you split the attention heads"], texts
 
 
+def test_admitting_not_knowing_one_thing_does_not_swallow_the_next_topic(grader):
+    said = ("um distillation i don't i don't remember the details honestly um and kernel fusion is uh merging kernels "
+            "so you save the memory round trips")
+    clauses = read_answer(said)
+    fusion = next(c for c in clauses if "kernel fusion" in c.text)
+    assert not fusion.ignorance and "distillation" not in fusion.text, clauses
+    assert next(c for c in clauses if "distillation" in c.text).ignorance
+    q = _one_point("Kernel fusion", "What does kernel fusion save?",
+                   "Kernel fusion merges several kernels into one, so intermediate results make no round trip through GPU memory.")
+    assert grader.grade(q, said).checkpoints[0].state != "missed"
+
+
+def test_a_repair_after_and_takes_back_only_the_words_it_cuts_off():
+    said = "tensor r t does all that and uh deep stream no sorry d a l i does the data loading on the gpu"
+    assert [(c.text, c.retracted) for c in read_answer(said)] == [
+        ("tensor r t does all that", False), ("and uh deep stream", True), ("d a l i does the data loading on the gpu", False)]
+    # a clause of its own is still taken back whole
+    assert [c.retracted for c in read_answer("PP goes inside the node, sorry, across nodes.")] == [True, False]
+
+
 def test_phrases_with_a_negation_word_that_deny_nothing():
     from app.scoring.polarity import negated
 

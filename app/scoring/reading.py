@@ -306,6 +306,8 @@ def read_answer(answer: str) -> list[Clause]:
                 if _REATTRIBUTES.match(answer, *pieces[n_piece + 1]):
                     _retract_from(clauses, first_new)  # '..., no, sorry, that's dynamic batching'
                 else:
+                    if not _takes_back(marker):
+                        _split_swapped_tail(answer, clauses, first_new)
                     _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
@@ -353,6 +355,30 @@ def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> b
         return False
     tail = _LAST_WORDS.search(text, before[0], before[1])
     return bool(tail and _IGNORANCE.search(tail.group()))
+
+
+# A claim, then 'and' and the first words of the next one, cut off by a repair: 'TensorRT does all
+# that and uh DeepStream, no sorry, DALI does the data loading' swaps only the words after 'and'.
+_CUT_OFF_TAIL = re.compile(r"\s+and\s+(?:(?:um+|uh+|erm|er)\s+)?(?:[\w'-]+\s*){1,3}$", re.I)
+
+
+def _split_swapped_tail(text: str, clauses: list[Clause], first: int) -> None:
+    """Split the last clause before a word-swapping repair at a final 'and' that opens a claim
+    the repair restarts, so that only those words are taken back, not the claim before them.
+
+    >>> [(c.text, c.retracted) for c in read_answer("tensorrt does all that and uh deepstream no sorry dali does the data loading")]
+    [('tensorrt does all that', False), ('and uh deepstream', True), ('dali does the data loading', False)]
+    """
+    if len(clauses) <= first:
+        return
+    c = clauses[-1]
+    tail = _CUT_OFF_TAIL.search(text, c.start, c.end)
+    if tail is None or _word_count(text[c.start : tail.start()]) < 3:
+        return
+    head_end = _trim(text, c.start, tail.start())[1]
+    tail_start = _trim(text, tail.start(), c.end)[0]
+    clauses[-1:] = [_replace(_make_clause(text, c.start, head_end, c.sentence, False, False), retracted=c.retracted),
+                    _replace(_make_clause(text, tail_start, c.end, c.sentence, False, False), retracted=c.retracted)]
 
 
 def _retract_from(clauses: list[Clause], start: int) -> None:
@@ -423,9 +449,10 @@ _SPEECH_CLAUSE = re.compile(
     re.I,
 )
 # A filler before a new topic and its verb opens a new claim however short the run:
-# '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...'.
+# '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
+# '... i don't remember the details um and kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:and\s+)?(?:um+|uh+|erm|er)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b)(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
