@@ -296,6 +296,19 @@ def test_agreeing_negation_earns_credit(grader):
     assert agree.score > oppose.score
 
 
+def test_not_doing_what_a_checkpoint_says_is_avoided_agrees_with_it(grader):
+    from app.scoring.polarity import contradicts
+
+    point = "Kernel fusion avoids writing intermediate results to GPU memory and removes kernel launches."
+    said = "it's about not writing intermediates to DRAM and launching fewer kernels"
+    assert not contradicts(said.lower(), point.lower(), clause_negated=True)
+    assert contradicts("fusion doesn't reduce memory traffic", "fusion reduces memory traffic", clause_negated=True)
+    assert contradicts("fusion does not write intermediates to memory any less", "fusion writes intermediates to registers", clause_negated=True)
+    q = _one_point("Kernel fusion", "What does kernel fusion save?", point)
+    assert grader.grade(q, "The FLOP count is unchanged, " + said + ".").checkpoints[0].state != "missed"
+    assert contradicts("fusion doesn't avoid writing intermediate results", point.lower(), clause_negated=True)
+
+
 def test_a_filler_before_a_new_topic_and_its_verb_opens_a_spoken_clause():
     said = ("you need to calibrate it uh with some data otherwise you lose accuracy um pruning is uh removing weights "
             "and you have to fine tune after and uh distillation is the teacher student thing um kernel fusion is where you take three kernels and make them one")

@@ -197,6 +197,18 @@ def _lessens(text: str) -> bool:
     return bool(LESSENS.search(text.lower()))
 
 
+def _lessening_denied(text: str) -> bool:
+    """Whether a word of avoiding or lessening falls under one of the text's negations ('does
+    not reduce the traffic'), not beside it ('not writing intermediates and launching fewer
+    kernels': both say that something is avoided).
+
+    >>> _lessening_denied("fusion doesn't reduce memory traffic"), _lessening_denied("not writing intermediates and launching fewer kernels")
+    (True, False)
+    """
+    low, spans = _denials(text)
+    return any(LESSENS.search(low, after, stop) for _, after, stop in spans)
+
+
 @lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bool = True) -> bool:
     """Whether the clause says the opposite of the reference: by opposite words when they speak,
@@ -221,7 +233,7 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     ref_negated = negated(reference)
     if clause_negated and not ref_negated and _DENIES_EFFECT.search(clause.lower()):
         return True  # 'overlapping doesn't help here', 'tuning it makes no difference': the remedy is denied
-    if clause_negated and not ref_negated and _lessens(reference) and not _lessens(clause) and not _denies_its_verb(clause, reference):
+    if clause_negated and not ref_negated and _lessens(reference) and not _lessening_denied(clause) and not _denies_its_verb(clause, reference):
         return False
     if clause_negated == ref_negated or not scoped:
         return clause_negated != ref_negated
@@ -326,5 +338,11 @@ def _denies_its_verb(clause: str, reference: str) -> bool:
     m = _NEGATED_VERB.search(clause.lower()) or _NO_SUBJECT_VERB.match(clause.lower())
     if not m:
         return False
-    return root(m.group(1)) in {root(w) for w in re.findall(r"[a-z]{3,}", reference.lower())}
+    # The reference's own verb, not one it says is avoided: 'not writing intermediates' agrees
+    # with 'avoids writing intermediate results'.
+    low = reference.lower()
+    return any(root(w.group()) == root(m.group(1)) and not _AVOIDED.search(low[: w.start()]) for w in re.finditer(r"[a-z]{3,}", low))
+
+
+_AVOIDED = re.compile(r"(?:avoid(?:s|ed|ing)?|without|skip(?:s|ped|ping)?|no longer|instead of)\s+(?:[\w-]+\s+)?$")
 
