@@ -608,6 +608,9 @@ def test_real_words_are_not_spelled_into_opposites():
     from app.scoring import polarity
 
     assert polarity.spelled("extensive charged possibly seperated") == "extensive charged possibly separated"
+    # any English word stays as written; a slip that is no word is read as the opposite word
+    assert polarity.spelled("they collected and selected the detected wires") == "they collected and selected the detected wires"
+    assert polarity.stance("terminal 1 is seperate from terminal 4", "terminals 1 and 4 are connected") == polarity.OPPOSE
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from app.scoring.spelling import english_words
 from app.scoring.text import content_words, root
 
 # (one side, the other side): word stems that state opposite things about the same subject.
@@ -61,17 +62,9 @@ AGREE, OPPOSE, UNKNOWN = 1, -1, 0
 
 # The written forms of the opposite words, for reading misspellings of them ('seperated').
 _LEXICON = tuple(
-    """connected connection disconnected separated unconnected isolated detached interrupted different identical
+    """connected connection disconnected separated separate unconnected isolated detached interrupted different identical
     unchanged changed synchronous asynchronous complete incomplete possible impossible absent missing correct
     incorrect accurate inaccurate approximate expensive""".split()
-)
-
-
-# Real words one slip away from an opposite word: never 'corrected'.
-_REAL_WORDS = frozenset(
-    """extensive possibly compete competed competes charged uncharged discharged assent connector connectors
-    collected corrected directed detected protected selected reflected rejected separate inaccurately complex
-    completes completed changes changer hanged ranged identity""".split()
 )
 
 
@@ -97,12 +90,14 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = (
 
 @lru_cache(maxsize=65536)
 def spelled(text: str) -> str:
-    """``text`` with one-slip misspellings of the opposite words (6+ letters) spelled right.
+    """``text`` with one-slip misspellings of the opposite words (6+ letters) spelled right;
+    real English words are left alone ('collected' is not 'connected').
 
     >>> spelled("the terminal is not seperated from terminal 6, they collected it")
     'the terminal is not separated from terminal 6, they collected it'
     """
-    words = set(re.findall(r"[a-z]{6,}", text)) - set(_LEXICON) - _REAL_WORDS
+    known = english_words()
+    words = {w for w in re.findall(r"[a-z]{6,}", text) if w not in known} - set(_LEXICON)
     if not words:
         return text
     fixes = {}
