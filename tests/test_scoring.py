@@ -621,6 +621,21 @@ def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str) ->
     return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
 
 
+def test_a_wrong_conclusion_after_a_right_reason_is_asserted(grader):
+    # The true reason ('only 2 of 8 experts are active') makes the clause as close to the right
+    # point as to the wrong claim; the part after the reason says the wrong thing alone.
+    point = ("Since each token only goes through k experts, compute per token stays close to that of a much smaller dense model while "
+             "the parameter count grows with the number of experts (Mixtral 8x7B: about 47B parameters, about 13B used per token); "
+             "all experts still have to be kept in memory.")
+    claim = "Because only a few experts are active per token, the model only needs memory for the active parameters."
+    found = _wrong_claims(
+        grader, point, claim,
+        "Since just 2 of the 8 Mixtral experts run for a token, you only need memory for the active parameters, around 13B rather than 47B.",
+        "Since only 2 of the 8 experts are active for a token, the compute per token is that of a small model, but all the parameters stay in memory.",
+    )
+    assert found == [["m"], []], found
+
+
 def test_a_wrong_claim_with_a_negated_consequence_is_read_clause_by_clause(grader):
     # 'each GPU computes attention only among its own chunk's tokens' asserts the wrong claim even
     # without its 'never'; the ring, stated, does not.

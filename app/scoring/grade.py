@@ -588,6 +588,31 @@ def _without_foils(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray,
     return windows, sims, cp_sim
 
 
+# A clause that opens on its reason ('since only 2 of the 8 experts are active, you only need
+# memory for the active parameters'): what it claims is the part after the reason.
+_OPENS_ON_REASON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:since|because|as)\s+[^,;:]{8,}?,\s*(?P<main>.+)$")
+
+
+def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
+                       matcher: TermMatcher) -> tuple[list[_Window], np.ndarray, np.ndarray, list[int]]:
+    """The claim windows plus, for each clause that opens on its reason, its main clause alone
+    (the reason can make the clause as close to a correct point as to the wrong claim it draws
+    from it); and for every window, the window of the answer it stands for."""
+    parent = list(range(len(windows)))
+    extra = []
+    for i, w in enumerate(windows):
+        m = _OPENS_ON_REASON.match(w.text) if len(w.clauses) == 1 else None
+        if m and len(content_words(m.group("main"))) >= 3:
+            extra.append((i, m.group("main")))
+    if not extra:
+        return windows, sims, cp_sim, parent
+    vecs = encode([t for _, t in extra])
+    new_sims = vecs @ rv.T
+    new_cp = np.stack([new_sims[:, r].max(axis=1) for r in cp_refs], axis=1)
+    windows = list(windows) + [replace(windows[i], text=t, words=frozenset(content_words(t)), keys=frozenset(matcher.keys_in(t))) for i, t in extra]
+    return windows, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
+
+
 def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
     return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
 
@@ -630,13 +655,16 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     hits, wrong_windows = [], set()
     cp_seqs = [content_words(clean_for_matching(p.text, matcher)) for p in rubric.checkpoints]
     claim_windows, claim_sims, claim_cp_sim = _without_foils(windows, sims, cp_sim, cp_refs, rv, encode, matcher) if rubric.misconceptions else (windows, sims, cp_sim)
+    parent = list(range(len(windows)))
+    if rubric.misconceptions:
+        claim_windows, claim_sims, claim_cp_sim, parent = _with_main_clauses(claim_windows, claim_sims, claim_cp_sim, cp_refs, rv, encode, matcher)
     subjects = frozenset(_point_subject(p.text, matcher)[0] for p in rubric.checkpoints) - {None}  # what the checkpoints are about
     for k, m in enumerate(rubric.misconceptions):
         hit = _detect_misconception(m, claim_windows, claim_sims, claim_cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
                                     [p.text for p in rubric.checkpoints], subjects)
         if hit is not None:
             hits.append(hit[0])
-            wrong_windows.add(hit[1])
+            wrong_windows.add(parent[hit[1]])
     # Every window that contains a wrong claim's clause is tainted: 'TP goes across nodes over
     # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
