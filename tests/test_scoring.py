@@ -335,6 +335,14 @@ def test_admitting_not_knowing_one_thing_does_not_swallow_the_next_topic(grader)
     assert grader.grade(q, said).checkpoints[0].state != "missed"
 
 
+def test_im_wrong_there_takes_back_what_came_before_and_denies_nothing_after():
+    said = "FlashAttention approximates attention with a sparse pattern... no, I'm wrong there, it computes exact attention."
+    assert [(c.text, c.retracted, c.negated) for c in read_answer(said)] == [
+        ("FlashAttention approximates attention with a sparse pattern", True, False), ("it computes exact attention", False, False)]
+    # not inside a clause: 'maybe I am wrong' is a hedge of what follows, not a repair
+    assert not any(c.retracted for c in read_answer("Maybe I am wrong, but TP is used inside a node."))
+
+
 def test_a_repair_after_and_takes_back_only_the_words_it_cuts_off():
     said = "tensor r t does all that and uh deep stream no sorry d a l i does the data loading on the gpu"
     assert [(c.text, c.retracted) for c in read_answer(said)] == [

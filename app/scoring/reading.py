@@ -37,9 +37,10 @@ _CLAUSE_SPLIT = re.compile(
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
 _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
-             # 'that's wrong' opening its clause, not 'the roofline shows why that's wrong'
+             # 'that's wrong', 'I'm wrong there' opening its clause, not 'the roofline shows why that's wrong'
              r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
-             r"that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))")
+             r"(?:that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))|"
+             r"i(?:'m| am| was) wrong(?: there| here| about that| on that)?)")
 _CORRECTION = re.compile(
     rf"(?:,\s*|\s+|^|(?<=[\s,]))(?:{_OUTRIGHT}|"
     # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...'
