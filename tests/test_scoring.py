@@ -497,6 +497,14 @@ def test_injections_without_grader_words_are_ignored():
         assert all(c.instruction for c in read_answer(text)), text
 
 
+def test_a_sentence_with_a_gapped_verb_is_no_list():
+    from app.scoring.grade import substance
+
+    assert substance("training cares about accuracy and convergence with large batches, inference about latency, memory and cost") > 0
+    assert substance("quantization, pruning, distillation and tensorrt") == 0
+    assert substance("so we use quantization, pruning, distillation and tensorrt") == 0
+
+
 def test_terms_in_a_sentence_that_predicates_nothing_are_still_a_list(grader, bank):
     tvp = bank.get("tensor-vs-pipeline-parallelism")
     r = grader.grade(tvp, "NVLink and InfiniBand matter. Megatron-LM and DeepSpeed are worth mentioning.")

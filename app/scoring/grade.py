@@ -182,7 +182,9 @@ def _is_list_like(text: str) -> bool:
     if len(parts) < 3:
         return False
     lengths = [len([t for t in tokenize(p) if t.text not in FILLERS]) for p in parts]
-    return sum(lengths) / len(lengths) <= 2.6
+    # Mostly bare names; not a sentence with a gap ('training cares about accuracy and
+    # convergence with large batches, inference about latency, memory and cost').
+    return sum(lengths) / len(lengths) <= 2.6 and sum(n <= 2 for n in lengths) > len(lengths) / 2
 
 
 # Words a clause cannot end on when it makes a claim of its own.
