@@ -1099,3 +1099,18 @@ def test_each_wrong_claim_takes_a_share_of_the_score_so_weak_answers_stay_above_
     weak = [(1.0, 0.2)] * 4
     assert scale_score(weak, 2) > scale_score(weak, 3) > scale_score([(1.0, 0.0)] * 4, 0) == 0
     assert scale_score([(1.0, 1.0)] * 4, 1) == 70
+
+
+def test_word_salad_earns_nothing(grader, bank):
+    """Strings of letters, as long as an answer may be, are no evidence for any checkpoint: the
+    decision model was fitted on real answers and must not be asked about text like this."""
+    import random
+    import string
+
+    q = bank.get("train-vs-infer-optimization")
+    rng = random.Random(0)
+    for first in ("tpqdcmsi", string.ascii_lowercase):
+        salad = " ".join(rng.choice(first) + "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 8)))
+                         for _ in range(2000))[:20_000]
+        r = grader.grade(q, salad)
+        assert r.score <= 5 and not any(c.state == "covered" for c in r.checkpoints), (r.score, r.states())
