@@ -1114,3 +1114,34 @@ def test_word_salad_earns_nothing(grader, bank):
                          for _ in range(2000))[:20_000]
         r = grader.grade(q, salad)
         assert r.score <= 5 and not any(c.state == "covered" for c in r.checkpoints), (r.score, r.states())
+
+
+def test_a_clause_read_without_its_reason_does_not_hide_the_but_after_it(grader, bank):
+    # The shortened copy of 'since requests wait ...' must not stand in for the clause as said,
+    # so the 'but ... doesn't' after the first clause still rejects it.
+    r = grader.grade(bank.get("batching-latency-throughput"),
+                     "Batching lowers the latency of each request, but since requests wait for the batch to fill, "
+                     "it doesn't lower the latency of each individual request.")
+    assert [m.id for m in r.misconceptions] == [], r.misconceptions
+
+
+def test_a_repair_of_the_words_after_and_keeps_what_was_set_aside(grader, bank):
+    said = ("Pipeline stages pass activations to the next stage rather than exchanging activations with an all-reduce "
+            "and uh broadcast no sorry they just send them point to point.")
+    clauses = read_answer(said)
+    assert any(c.negated and "all-reduce" in c.text for c in clauses), clauses
+    r = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), said)
+    assert [m.id for m in r.misconceptions] == [], r.misconceptions
+
+
+def test_a_true_premise_of_a_wrong_claim_said_alone_is_no_wrong_claim(grader):
+    from app.scoring.grade import claim_facets
+
+    claim = ("Speculative decoding trades quality for speed: part of the output comes from the small model, "
+             "so the text is slightly worse than the large model's own.")
+    assert "part of the output comes from the small model" not in claim_facets(claim)
+    point = "A small draft model proposes several tokens and the target model verifies them all in one forward pass."
+    found = _wrong_claims(grader, point, claim,
+                          "Part of the output comes from the draft model, but every token is verified by the target model.",
+                          "Some of the text was written by the draft model, so it reads a bit worse than the big model's own.")
+    assert found == [[], ["m"]], found

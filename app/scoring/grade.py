@@ -25,7 +25,7 @@ Windows that assert a misconception earn no checkpoint credit.
 
 Score scale: 0..100 = 100 x the weighted mean over checkpoints of 0.75 x the state's credit
 (covered 1, partial 0.5, missed 0) + 0.25 x the expected credit P(covered) + 0.5 P(partial only),
-minus a fixed penalty per asserted misconception. An empty answer scores 0.
+each asserted misconception then taking a 30% share of it away. An empty answer scores 0.
 """
 
 from __future__ import annotations
@@ -272,20 +272,33 @@ def split_facets(text: str) -> list[str]:
     return facets if len(facets) > 1 else []
 
 
-_LEADING_REASON = re.compile(r"^(?:because|since|as)\b([^,;:]+),\s*(.+)$", re.I)
-_CLAIM_PARTS = re.compile(r"[;:]\s|,\s(?=so\s|which\s)")
+# A clause that opens on its reason ('since only 2 of the 8 experts are active, you only need
+# memory for the active parameters'): what it claims is the part after the reason.
+_LEADING_REASON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:because|since|as)\b(?P<reason>[^,;:]+),\s*(?P<main>.+)$", re.I)
 
 
 def claim_facets(text: str) -> list[str]:
-    """The parts of a wrong claim that can be asserted alone ('Because only a few experts are
-    active, the model only needs memory for them': the reason, and the conclusion; 'X trades
-    quality for speed: part of the output comes from Y, so the text is worse': all three)."""
-    text = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    """The parts of a wrong claim that are wrong when said alone: its headline, each chain of
+    premise and conclusion, and each conclusion, but not a premise alone, which is often true
+    ('Because only a few experts are active, the model only needs memory for them' -> the
+    conclusion; 'X trades quality for speed: part of the output comes from Y, so the text is
+    worse' -> the headline, the chain and 'the text is worse', not 'part of the output comes
+    from Y').
+
+    >>> claim_facets("Speculative decoding trades quality for speed: part of the output comes from the small model, so the text reads worse.")
+    ['Speculative decoding trades quality for speed', 'part of the output comes from the small model, so the text reads worse', 'the text reads worse']
+    """
+    text = re.sub(r"\s*\([^)]*\)", "", text).strip(" .")
     m = _LEADING_REASON.match(text)
-    parts = [m.group(1), m.group(2)] if m else [text]
-    parts = [re.sub(r"^(?:so|and|which)\s+", "", q.strip(" .")) for p in parts for q in _CLAIM_PARTS.split(p)]
-    parts = [p for p in parts if len(content_words(p)) >= 3]
-    return parts if len(parts) > 1 else []
+    main = m.group("main") if m else text
+    parts = []
+    for chain in re.split(r"[;:]\s", main):
+        links = re.split(r",\s(?=so\s|which\s)", chain)
+        parts.append(chain)
+        if len(links) > 1:
+            parts.append(re.sub(r"^(?:so|which)\s+", "", links[-1]))
+    parts = [p.strip(" .") for p in parts if len(content_words(p)) >= 3]
+    return [p for p in dict.fromkeys(parts) if p != text]
 
 
 # Verbs of paying attention: 'micro-batches are something to think about / to keep in mind'.
@@ -544,6 +557,7 @@ def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
     return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr
 
 
+
 def reference_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
     """The texts the grader compares answers with, for warming an encoder's cache."""
     return list(_rubric_refs(rubric, matcher)[0].texts)
@@ -593,11 +607,6 @@ def _without_foils(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray,
     return windows, sims, cp_sim
 
 
-# A clause that opens on its reason ('since only 2 of the 8 experts are active, you only need
-# memory for the active parameters'): what it claims is the part after the reason.
-_OPENS_ON_REASON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:since|because|as)\s+[^,;:]{8,}?,\s*(?P<main>.+)$")
-
-
 def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
                        matcher: TermMatcher) -> tuple[list[_Window], np.ndarray, np.ndarray, list[int]]:
     """The claim windows plus, for each clause that opens on its reason, its main clause alone
@@ -606,7 +615,7 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
     parent = list(range(len(windows)))
     extra = []
     for i, w in enumerate(windows):
-        m = _OPENS_ON_REASON.match(w.text) if len(w.clauses) == 1 else None
+        m = _LEADING_REASON.match(w.text) if len(w.clauses) == 1 else None
         if m and len(content_words(m.group("main"))) >= 3:
             extra.append((i, m.group("main")))
     if not extra:
@@ -1082,7 +1091,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     contrasted = bool(m_subjects) and foil is not None
     naming = {(v.sentence, v.clauses[0]) for v in windows if len(v.clauses) == 1 and _subjects(v.text, matcher) & m_subjects} if contrasted else set()
     best, best_i = 0.0, None
-    windows_by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
+    windows_by_clause: dict[int, _Window] = {}
+    for w in windows:  # the clause as said: a clause read without its reason comes later
+        if len(w.clauses) == 1:
+            windows_by_clause.setdefault(w.clauses[0], w)
     for i, w in enumerate(windows):
         if w.substance == 0 or w.reported or w.supposed:
             continue  # asserted by the speaker ('people say X', 'imagine X' are not X)
@@ -1170,7 +1182,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
 
 
-_GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|which means|i\.e\.|thus|hence|that's why|therefore)\b")
+_GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that's why|therefore)\b")  # 'which means' too
 
 
 def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher) -> set[int]:

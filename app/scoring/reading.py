@@ -378,8 +378,10 @@ def _split_swapped_tail(text: str, clauses: list[Clause], first: int) -> None:
         return
     head_end = _trim(text, c.start, tail.start())[1]
     tail_start = _trim(text, tail.start(), c.end)[0]
-    clauses[-1:] = [_replace(_make_clause(text, c.start, head_end, c.sentence, False, False), retracted=c.retracted),
-                    _replace(_make_clause(text, tail_start, c.end, c.sentence, False, False), retracted=c.retracted)]
+    # What the clause was set against ('rather than ...') stays set aside in both parts.
+    contrast = c.negated and not _make_clause(text, c.start, c.end, c.sentence, False, False).negated
+    clauses[-1:] = [_replace(_make_clause(text, c.start, head_end, c.sentence, False, contrast), retracted=c.retracted),
+                    _replace(_make_clause(text, tail_start, c.end, c.sentence, False, contrast), retracted=c.retracted)]
 
 
 def _retract_from(clauses: list[Clause], start: int) -> None:
