@@ -624,8 +624,8 @@ def test_real_words_are_not_spelled_into_opposites():
     from app.scoring import polarity
 
     assert polarity.spelled("extensive charged possibly seperated") == "extensive charged possibly separated"
-    # any English word stays as written; a slip that is no word is read as the opposite word
-    assert polarity.spelled("they collected and selected the detected wires") == "they collected and selected the detected wires"
+    # any English word stays as written (not only a hand-kept few); a slip that is no word is read as the opposite word
+    assert polarity.spelled("the connections kept messing with the expansive gap") == "the connections kept messing with the expansive gap"
     assert polarity.stance("terminal 1 is seperate from terminal 4", "terminals 1 and 4 are connected") == polarity.OPPOSE
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
 
@@ -1145,3 +1145,44 @@ def test_a_true_premise_of_a_wrong_claim_said_alone_is_no_wrong_claim(grader):
                           "Part of the output comes from the draft model, but every token is verified by the target model.",
                           "Some of the text was written by the draft model, so it reads a bit worse than the big model's own.")
     assert found == [[], ["m"]], found
+
+
+def test_a_wrong_claims_evidence_after_an_apostrophe_less_negation_points_at_the_answer(grader, bank):
+    answer = ("I dont think it matters much, and it doesnt hurt either way: tensor parallelism should go across nodes "
+              "over InfiniBand because it scales better.")
+    r = grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer)
+    hit = next(m for m in r.misconceptions if m.id == "tp-across-nodes")
+    assert [answer[e.start : e.end] for e in hit.evidence] == ["tensor parallelism should go across nodes over InfiniBand"]
+    assert all(e.text == answer[e.start : e.end] for e in hit.evidence)
+
+
+def test_glossary_words_british_spellings_and_word_forms_are_not_slips(grader):
+    from app.scoring.grade import _Known
+    from app.scoring.spelling import english_words, respell
+
+    known = _Known(english_words(), grader.matcher.words)
+    assert "tensorrt" in grader.matcher.words
+    targets = frozenset({"tensor", "shared", "optimized", "pipeline"})
+    assert respell("tensorrt sharded optimiser pipleine", targets, known) == "tensorrt sharded optimiser pipeline"
+
+
+def test_without_a_readable_word_list_nothing_is_respelt_and_grading_goes_on(monkeypatch, bank, tmp_path):
+    from app.grading.offline import OfflineGrader
+    from app.scoring import polarity, spelling
+
+    spelling.english_words.cache_clear()
+    try:
+        monkeypatch.setattr(spelling.resources, "files", lambda package: tmp_path / "missing")
+        assert len(spelling.english_words()) == 0
+        assert polarity.spelled("they were seperated") == "they were seperated"
+        g = OfflineGrader(bank.glossary)
+        assert g.known_words is None
+        r = g.grade(bank.get("train-vs-infer-optimization"), "Quantisaton to INT8 makes the model four times smaller.")
+        assert r.score >= 0
+        spelling.english_words.cache_clear()
+        monkeypatch.setattr(spelling, "_json_keys", lambda path: iter(["only", "a", "few", "words"]))
+        assert len(spelling.english_words()) == 0  # a cut or changed list is no list
+    finally:
+        spelling.english_words.cache_clear()
+        polarity.signs.cache_clear()  # read while the list was away
+        polarity.contradicts.cache_clear()

@@ -62,7 +62,8 @@ class OfflineGrader:
             self.encoder_name = "hashing"
         self.matcher = TermMatcher.build((t.term, t.variants, t.short_forms) for t in glossary)
         self.tuning = tuning
-        self.known_words = english_words()
+        words = english_words()
+        self.known_words = words if len(words) else None  # without the list nothing is respelt
         self._rubric = lru_cache(maxsize=512)(rubric_of)
 
     def warm_up(self, questions: Sequence[Question]) -> None:

@@ -514,6 +514,16 @@ def _with_apostrophes(answer: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+class _Known:
+    """English words and the glossary's own words ('tensorrt' is no slip of 'tensor')."""
+
+    def __init__(self, english: Container[str], glossary: frozenset[str]):
+        self.english, self.glossary = english, glossary
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.glossary or word in self.english
+
+
 @lru_cache(maxsize=256)
 def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
     """The rubric's own words, as the encoder sees them: what a misspelt answer word can stand for."""
@@ -651,7 +661,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     prompt_words = set(content_words(clean_for_matching(rubric.prompt, matcher)))
     # What the rubric asks for or warns against: restating the question plus one of these is an answer.
     rubric_words = _vocabulary(rubric, matcher)
-    fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known_words)) if known_words is not None else (lambda t: t)
+    known = _Known(known_words, matcher.words) if known_words is not None else None
+    fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known)) if known is not None else (lambda t: t)
     windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
     keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
     if not keep:

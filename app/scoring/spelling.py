@@ -5,12 +5,15 @@ Typed answers and children's science answers misspell the very words the rubric 
 piece sequence and the clause drifts away from the reference. A word that is no English word
 (pyspellchecker's bundled frequency list, read offline) and lies one edit (two, for long words)
 from exactly one of the rubric's own words is read as that word. Real words are never changed
-('heater' stays 'heater' though the rubric says 'water'), nor are the glossary's terms.
+('heater' stays 'heater' though the rubric says 'water'), nor are British spellings of them
+('optimiser'), forms of them ('sharded'), or the glossary's words, which the caller adds to
+the known words ('tensorrt' is no slip of 'tensor'). Without the word list nothing is respelt.
 """
 
 from __future__ import annotations
 
 import gzip
+import logging
 import re
 import zlib
 from collections.abc import Container, Iterable
@@ -23,6 +26,9 @@ from rapidfuzz.distance import Levenshtein
 from app.scoring.text import stem
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+log = logging.getLogger(__name__)
+# Fewer words than this: not the list the package ships (a changed format, a cut file).
+MIN_WORDS = 100_000
 
 
 class WordList:
@@ -46,8 +52,17 @@ class WordList:
 
 @lru_cache(maxsize=1)
 def english_words() -> WordList:
-    """Every word of pyspellchecker's English frequency list (read once per process, offline)."""
-    return WordList(_json_keys(resources.files("spellchecker") / "resources" / "en.json.gz"))
+    """Every word of pyspellchecker's English frequency list (read once per process, offline),
+    or an empty list, logged, when it cannot be read: then no word is respelt."""
+    try:
+        words = WordList(_json_keys(resources.files("spellchecker") / "resources" / "en.json.gz"))
+    except (ImportError, OSError, EOFError, UnicodeDecodeError, zlib.error) as err:
+        log.warning("no English word list, misspellings are read as written: %s", err)
+        return WordList(())
+    if len(words) < MIN_WORDS:
+        log.warning("the English word list holds only %d words; misspellings are read as written", len(words))
+        return WordList(())
+    return words
 
 
 def _json_keys(path) -> Iterable[str]:
@@ -82,6 +97,26 @@ def _forms_of_one_word(a: str, b: str) -> bool:
     return a[n:] in _ENDINGS and b[n:] in _ENDINGS
 
 
+# British spellings and word forms of a known word: 'optimiser', 'colour', 'sharded', 'batches'.
+_BRITISH = ((re.compile(r"is(e|es|ed|ing|er|ers|ation|ations)$"), r"iz\1"), (re.compile(r"yse(s|d)?$"), r"yze\1"),
+            (re.compile(r"our(s)?$"), r"or\1"), (re.compile(r"tre(s)?$"), r"ter\1"))
+_FORM = re.compile(r"(?:ed|ing|es|s|er|ers)$")
+
+
+def is_known(word: str, known: Container[str]) -> bool:
+    """Whether ``word`` is a known word, a British spelling of one or another form of one.
+
+    >>> is_known("optimiser", {"optimizer"}), is_known("sharded", {"shard"}), is_known("circut", {"circuit"})
+    (True, True, False)
+    """
+    if word in known:
+        return True
+    if any(rx.search(word) and rx.sub(us, word) in known for rx, us in _BRITISH):
+        return True
+    base = _FORM.sub("", word)
+    return len(base) >= 4 and base != word and (base in known or base + "e" in known)
+
+
 def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
     """``text`` (lower case) with each unknown word that lies within reach of exactly one
     ``targets`` word replaced by it.
@@ -91,13 +126,13 @@ def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
     >>> respell("the heater is on", frozenset({"water"}), frozenset({"the", "heater", "is", "on"}))
     'the heater is on'
     """
-    if not targets:
+    if not targets or (isinstance(known, WordList) and not len(known)):
         return text
 
     def fix(m: re.Match) -> str:
         word = m.group(0)
         reach = _reach(word)
-        if not reach or word in known or word in targets or "'" in word:
+        if not reach or word in targets or "'" in word or is_known(word, known):
             return word
         # A slip keeps the first letter ('buld', 'circut'); a different first letter is another
         # name ('gelu' is no 'relu'); another form of the same word is read by the stemmer already.

@@ -40,12 +40,14 @@ class TermMatcher:
     key_regex: re.Pattern | None = None
     keys: dict[str, str] = field(default_factory=dict)  # canonical (normalized) -> key
     heads: dict[str, str] = field(default_factory=dict)  # short form (normalized) -> key
+    words: frozenset[str] = frozenset()  # every word of every term, variant and short form (normalized)
 
     @classmethod
     def build(cls, terms: Iterable[tuple]) -> "TermMatcher":
         """From (term, variants) or (term, variants, short forms) tuples."""
         terms = [tuple(t) + ((),) * (3 - len(t)) for t in terms]
         heads = {normalize(h): concept_key(t[0]) for t in terms for h in t[2] if normalize(h)}
+        words = frozenset(w for t in terms for phrase in (t[0], *t[1], *t[2]) for w in re.findall(r"[a-z0-9]+", normalize(phrase)))
         terms = [(term, tuple(variants)) for term, variants, _ in terms]
         canonical: dict[str, str] = {}
         keys: dict[str, str] = {}
@@ -57,13 +59,13 @@ class TermMatcher:
                 if nv and len(concept_key(nv)) >= 2:
                     canonical.setdefault(re.sub(r"[\s\-_]+", "", nv), canon)
         if not canonical:
-            return cls(None, heads=heads)
+            return cls(None, heads=heads, words=words)
         variants_sorted = sorted({normalize(v) for t, vs in terms for v in (t, *vs)}, key=len, reverse=True)
         alternation = "|".join(_pattern(v) for v in variants_sorted if len(concept_key(v)) >= 2)
         regex = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?![a-z0-9])")
         key_alt = "|".join(_pattern(c) for c in sorted(keys, key=len, reverse=True))
         key_regex = re.compile(rf"(?<![a-z0-9])(?:{key_alt})(?![a-z0-9])")
-        return cls(regex, canonical, key_regex, keys, heads)
+        return cls(regex, canonical, key_regex, keys, heads, words)
 
     def canonicalize(self, text: str) -> str:
         """Normalise ``text`` and replace every glossary variant with its canonical term."""
