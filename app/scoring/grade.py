@@ -608,13 +608,21 @@ def _without_foils(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray,
         windows[i] = replace(windows[i], supposed=True)  # nothing claimed outside the foil
     if keep:
         order = sorted(keep)
-        vecs = encode([keep[i] for i in order])
-        for v, i in zip(vecs, order):
-            t = keep[i]
-            windows[i] = replace(windows[i], text=t, words=frozenset(content_words(t)), keys=frozenset(matcher.keys_in(t)))
-            sims[i] = v @ rv.T
-            cp_sim[i] = [sims[i, r].max() for r in cp_refs]
+        read, new_sims, new_cp = _read_as([(windows[i], keep[i]) for i in order], cp_refs, rv, encode, matcher)
+        for n, i in enumerate(order):
+            windows[i], sims[i], cp_sim[i] = read[n], new_sims[n], new_cp[n]
     return windows, sims, cp_sim
+
+
+def _read_as(pairs: list[tuple[_Window, str]], cp_refs, rv: np.ndarray, encode: Encode,
+             matcher: TermMatcher) -> tuple[list[_Window], np.ndarray, np.ndarray]:
+    """Windows read as other (shorter) texts: the new windows, their similarities to every
+    reference, and to every checkpoint."""
+    vecs = encode([t for _, t in pairs])
+    sims = vecs @ rv.T
+    cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
+    read = [replace(w, text=t, words=frozenset(content_words(t)), keys=frozenset(matcher.keys_in(t))) for w, t in pairs]
+    return read, sims, cp_sim
 
 
 def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
@@ -630,11 +638,8 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
             extra.append((i, m.group("main")))
     if not extra:
         return windows, sims, cp_sim, parent
-    vecs = encode([t for _, t in extra])
-    new_sims = vecs @ rv.T
-    new_cp = np.stack([new_sims[:, r].max(axis=1) for r in cp_refs], axis=1)
-    windows = list(windows) + [replace(windows[i], text=t, words=frozenset(content_words(t)), keys=frozenset(matcher.keys_in(t))) for i, t in extra]
-    return windows, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
+    read, new_sims, new_cp = _read_as([(windows[i], t) for i, t in extra], cp_refs, rv, encode, matcher)
+    return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
 
 
 def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
