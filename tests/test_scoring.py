@@ -1186,3 +1186,14 @@ def test_without_a_readable_word_list_nothing_is_respelt_and_grading_goes_on(mon
         spelling.english_words.cache_clear()
         polarity.signs.cache_clear()  # read while the list was away
         polarity.contradicts.cache_clear()
+
+
+def test_naming_one_of_two_alternatives_denies_the_other():
+    from app.scoring.polarity import contradicts
+
+    assert not contradicts("terminals 4, 5 and 6 are connected to the positive terminal",
+                           "terminals 4, 5 and 6 are not connected to the negative terminal", clause_negated=False)
+    assert not contradicts("tensor parallelism stays within a node", "tensor parallelism is not run across nodes", clause_negated=False)
+    # the same alternative, denied, still opposes
+    assert contradicts("terminal 4 is not connected to the negative terminal", "terminal 4 is connected to the negative terminal",
+                       clause_negated=True)

@@ -154,6 +154,18 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     return tuple(out)
 
 
+# Two alternatives, one or the other: to say one is to deny the other.
+ALTERNATIVES = [(re.compile(r"\bpositive\b"), re.compile(r"\bnegative\b")),
+                (re.compile(r"\b(?:within|inside|intra)\b"), re.compile(r"\b(?:across|between|inter)\b"))]
+
+
+def _other_alternative(clause: str, reference: str) -> bool:
+    """Whether the clause names one of two alternatives and the reference only the other."""
+    c, r = clause.lower(), reference.lower()
+    return any((a.search(c) and not b.search(c) and b.search(r) and not a.search(r)) or
+               (b.search(c) and not a.search(c) and a.search(r) and not b.search(r)) for a, b in ALTERNATIVES)
+
+
 # 'X only runs faster if Y' limits the claim as 'X does not run faster unless Y' does.
 RESTRICTIVE = re.compile(r"\bonly (?:\w+ ){0,4}?(?:if|when|unless)\b|\bunless\b")
 
@@ -221,7 +233,11 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     False
     >>> contradicts("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path", clause_negated=True)
     False
+    >>> contradicts("terminals 4, 5 and 6 are connected to the positive terminal", "terminals 4, 5 and 6 are not connected to the negative terminal", clause_negated=False)
+    False
     """
+    if clause_negated != negated(reference) and _other_alternative(clause, reference):
+        return False  # 'connected to the positive terminal' says 'not connected to the negative one'
     s = stance(clause, reference, clause_negated=clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
