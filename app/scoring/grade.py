@@ -567,7 +567,6 @@ def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
     return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr
 
 
-
 def reference_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
     """The texts the grader compares answers with, for warming an encoder's cache."""
     return list(_rubric_refs(rubric, matcher)[0].texts)

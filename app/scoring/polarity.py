@@ -236,14 +236,14 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     >>> contradicts("terminals 4, 5 and 6 are connected to the positive terminal", "terminals 4, 5 and 6 are not connected to the negative terminal", clause_negated=False)
     False
     """
-    if clause_negated != negated(reference) and _other_alternative(clause, reference):
+    ref_negated = negated(reference)
+    if clause_negated != ref_negated and _other_alternative(clause, reference):
         return False  # 'connected to the positive terminal' says 'not connected to the negative one'
     s = stance(clause, reference, clause_negated=clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
     # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
     # avoiding or lessening counts as one more negation on its side.
-    ref_negated = negated(reference)
     if clause_negated and not ref_negated and _DENIES_EFFECT.search(clause.lower()):
         return True  # 'overlapping doesn't help here', 'tuning it makes no difference': the remedy is denied
     if clause_negated and not ref_negated and _lessens(reference) and not _lessening_denied(clause) and not _denies_its_verb(clause, reference):

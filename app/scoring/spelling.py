@@ -126,7 +126,7 @@ def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
     >>> respell("the heater is on", frozenset({"water"}), frozenset({"the", "heater", "is", "on"}))
     'the heater is on'
     """
-    if not targets or (isinstance(known, WordList) and not len(known)):
+    if not targets:
         return text
 
     def fix(m: re.Match) -> str:
