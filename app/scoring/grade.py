@@ -389,8 +389,10 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
 # concept the clause before it opened on.
 _IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\s+)*)(?:it(?:'s| is)?\s+(?!is\b|was\b|depends\b|means\b|turns\b|seems\b)|"
                  # 'that still runs each batch to completion', not 'that means', 'that way', 'that makes sense'
-                 r"(?:that|this)\s+(?!is\b|was\b|'s\b|depends\b|means\b|turns\b|seems\b|way\b|one\b|case\b|point\b|said\b|would\b|"
-                 r"makes\b|explains\b|gives\b|leads\b|helps\b|matters\b|happens\b|also\b))")
+                 # nor a conjunction: 'so that if it crashes ...', 'that the result is exact'
+                 r"(?:(?<!\bso )that|this)\s+(?!is\b|was\b|'s\b|depends\b|means\b|turns\b|seems\b|way\b|one\b|case\b|point\b|said\b|would\b|"
+                 r"makes\b|explains\b|gives\b|leads\b|helps\b|matters\b|happens\b|also\b|"
+                 r"if\b|when\b|whenever\b|once\b|the\b|an?\b|you\b|we\b|i\b|they\b|it\b|its\b|their\b|your\b|our\b|each\b|every\b|there\b))")
 
 
 def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | None = None) -> list[str]:
