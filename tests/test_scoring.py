@@ -1197,3 +1197,61 @@ def test_naming_one_of_two_alternatives_denies_the_other():
     # the same alternative, denied, still opposes
     assert contradicts("terminal 4 is not connected to the negative terminal", "terminal 4 is connected to the negative terminal",
                        clause_negated=True)
+
+
+@given(st.text(alphabet=st.sampled_from("ab ,.\n-\u2014\u2013\u2019\u201c\u00a0\t1"), max_size=80))
+def test_tidied_typography_maps_every_position_back_in_order(s):
+    from app.scoring.text import tidy_typography
+    out, where = tidy_typography(s)
+    assert len(where) == len(out) + 1 and where[-1] == len(s)
+    assert where == sorted(where) and all(0 <= w <= len(s) for w in where)
+    # Letters and digits are never changed, dropped or invented.
+    assert [c for c in out if c.isalnum()] == [c for c in s if c.isalnum()]
+    assert all(out[k] == s[where[k]] for k in range(len(out)) if out[k].isalnum())
+
+
+TYPED = ("Pipeline parallelism doesn't split each layer; it cuts the model into stages of whole layers on different GPUs. "
+         "Stages send activations point-to-point to the next stage, so it's cheap on InfiniBand across nodes. "
+         "Tensor parallelism splits each layer's weight matrices and needs an all-reduce in every layer over NVLink.")
+
+
+@pytest.mark.parametrize("variant", [
+    TYPED.replace("'", "\u2019"),  # curly apostrophes, as phones and word processors type them
+    TYPED.replace(" ", "  "),  # double spaces
+    TYPED.replace(" is ", "\u00a0is\u00a0").replace("to the next", "to the\nnext"),  # a non-breaking space, a hard wrap
+    "\n".join(__import__("textwrap").wrap(TYPED, 60)),  # wrapped at 60 columns, hyphens included
+])
+def test_how_an_answer_is_typed_changes_nothing(grader, bank, variant):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    plain, typed = grader.grade(q, TYPED), grader.grade(q, variant)
+    assert {c.id: c.state for c in typed.checkpoints} == {c.id: c.state for c in plain.checkpoints}
+    assert [m.id for m in typed.misconceptions] == [m.id for m in plain.misconceptions] and typed.score == plain.score
+    # The evidence still points at what the candidate wrote, curly quotes and all.
+    for c in typed.checkpoints:
+        for e in c.evidence:
+            assert e.text == variant[e.start : e.end] and e.text.strip() == e.text and e.text
+
+
+@pytest.mark.parametrize("dash", ["\u2014", " \u2014 ", "\u2013", " \u2013 "])
+def test_a_long_dash_between_clauses_reads_as_a_spaced_hyphen(grader, bank, dash):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    hyphen = TYPED.replace("; ", " - ")
+    plain, typed = grader.grade(q, hyphen), grader.grade(q, TYPED.replace("; ", dash))
+    assert [(c.id, c.state, c.strength) for c in typed.checkpoints] == [(c.id, c.state, c.strength) for c in plain.checkpoints]
+
+
+def test_a_curly_apostrophe_in_a_negation_still_negates(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    result = grader.grade(q, "Tensor parallelism doesn\u2019t split each layer across GPUs, and pipeline parallelism isn\u2019t about stages.")
+    state = {c.id: c.state for c in result.checkpoints}
+    assert state["tp-definition"] == "missed" and state["pp-definition"] == "missed"
+
+
+def test_so_that_is_a_conjunction_not_a_pronoun_for_the_concept_before():
+    from app.scoring.grade import _resolve_it
+    m = TermMatcher.build([("activation checkpointing", ())])
+    texts = _resolve_it(read_answer("Activation checkpointing keeps a few activations, so that if memory runs out you can still train."), m)
+    assert texts[1] == "so that if memory runs out you can still train"
+    texts = _resolve_it(read_answer("Activation checkpointing keeps a few activations. That the rest is recomputed costs time. "
+                                    "Activation checkpointing keeps a few activations; that recomputes the rest."), m)
+    assert texts[1] == "that the rest is recomputed costs time" and texts[-1] == "activation checkpointing recomputes the rest"

@@ -43,7 +43,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import respell, rubric_targets
 from app.scoring.terms import TermMatcher
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, stem, tokenize
+from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -659,7 +659,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     """
     if not normalize(answer):
         return _missed_all(rubric, ["empty answer"])
-    answer, to_original = _with_apostrophes(answer)
+    answer, typed_at = tidy_typography(answer)
+    answer, spelt_at = _with_apostrophes(answer)
+    to_original = [typed_at[i] for i in spelt_at]  # evidence spans point into what was written
     clauses = read_answer(answer)
     notes = []
     if any(c.instruction for c in clauses):

@@ -45,6 +45,70 @@ def replace_lone_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
+_APOSTROPHES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u02bc\u2032\u00b4\uff07"}
+_DOUBLE_QUOTES = {ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"}
+_LONG_DASHES = "\u2013\u2014\u2015\u2212"
+_LINE_JOIN = re.compile(r"[a-z0-9,:)]")
+_WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapped
+
+
+def tidy_typography(text: str) -> tuple[str, list[int]]:
+    r"""``text`` as the reader expects it, with, for each position of the result (and one past
+    its end), the position in ``text`` it came from. Typed and pasted answers differ in ways
+    that change nothing for a reader: curly quotes, long dashes between clauses (spaced or
+    not), runs of spaces or non-breaking spaces, and lines wrapped inside a
+    sentence. A line break that ends a sentence or starts an item stays one.
+
+    >>> tidy_typography("Tensor parallelism doesn\u2019t  split\u00a0whole layers\u2014it splits\neach layer.\n- PP")[0]
+    "Tensor parallelism doesn't split whole layers - it splits each layer.\n- PP"
+    >>> tidy_typography("ring, all-gather\nsum on all ranks")[0]
+    'ring, all-gather\nsum on all ranks'
+    >>> tidy_typography("Tensor parallelism splits each layer and its all-reduce runs over\nNVLink.")[0]
+    'Tensor parallelism splits each layer and its all-reduce runs over NVLink.'
+    >>> tidy_typography("a\u2014b")[1]
+    [0, 1, 1, 1, 2, 3]
+    """
+    text = text.translate(_APOSTROPHES).translate(_DOUBLE_QUOTES)
+    out: list[str] = []
+    where: list[int] = []
+    i, n = 0, len(text)
+    width = max((len(x.rstrip()) for x in text.split("\n")), default=0)  # of the text's lines, if it was wrapped
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            j = i
+            while j < n and text[j].isspace():
+                j += 1
+            breaks = text.count("\n", i, j)
+            # A wrapped line: a long line broken after a word (a comma, a colon) before a lower-case
+            # word, or before a word that would not have fitted on it. Short lines are items of a
+            # list ('ring, reduce-scatter\nall-gather').
+            line = i - (text.rfind("\n", 0, i) + 1)
+            wrapped = breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH and (
+                text[j].islower() or line + 1 + len(text[j:].split(None, 1)[0]) > width)
+            # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
+            at_hyphen = (breaks == 1 and i > 1 and j < n and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
+                         and line >= _WRAP_WIDTH)
+            piece = "" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " "
+            out.append(piece)
+            where.extend([i] * len(piece))
+            i = j
+        elif ch in _LONG_DASHES and not (ch == "\u2013" and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()):
+            # A dash between clauses reads as ' - ' (a range '2\u20134' stays one word).
+            pad_before = not out or out[-1][-1:] not in (" ", "\n")
+            pad_after = i + 1 < n and not text[i + 1].isspace()
+            piece = (" " if pad_before else "") + "-" + (" " if pad_after else "")
+            out.append(piece)
+            where.extend([i] * len(piece))
+            i += 1
+        else:
+            out.append(ch)
+            where.append(i)
+            i += 1
+    where.append(n)
+    return "".join(out), where
+
+
 def normalize(text: str) -> str:
     """Lower-case, unify dashes/quotes/unicode forms and collapse white space.
 
