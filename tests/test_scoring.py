@@ -1205,8 +1205,8 @@ def test_tidied_typography_maps_every_position_back_in_order(s):
     out, where = tidy_typography(s)
     assert len(where) == len(out) + 1 and where[-1] == len(s)
     assert where == sorted(where) and all(0 <= w <= len(s) for w in where)
-    # Letters and digits are never changed, dropped or invented.
-    assert [c for c in out if c.isalnum()] == [c for c in s if c.isalnum()]
+    # Letters are never changed, dropped or invented (digits go only as list numbers: '1. ').
+    assert [c for c in out if c.isalpha()] == [c for c in s if c.isalpha()]
     assert all(out[k] == s[where[k]] for k in range(len(out)) if out[k].isalnum())
 
 
@@ -1220,6 +1220,10 @@ TYPED = ("Pipeline parallelism doesn't split each layer; it cuts the model into 
     TYPED.replace(" ", "  "),  # double spaces
     TYPED.replace(" is ", "\u00a0is\u00a0").replace("to the next", "to the\nnext"),  # a non-breaking space, a hard wrap
     "\n".join(__import__("textwrap").wrap(TYPED, 60)),  # wrapped at 60 columns, hyphens included
+    # Markdown: a heading, a numbered list, bold and code
+    "## Answer\n\n" + "\n".join(f"{k}. {s}" for k, s in enumerate(TYPED.replace("InfiniBand", "**InfiniBand**")
+                                                                    .replace("all-reduce", "`all-reduce`").split(". "), 1)),
+    "\n".join(f"- {s}" for s in TYPED.replace("Pipeline parallelism", "*Pipeline parallelism*").split(". ")),
 ])
 def test_how_an_answer_is_typed_changes_nothing(grader, bank, variant):
     q = bank.get("tensor-vs-pipeline-parallelism")

@@ -52,19 +52,43 @@ _LINE_JOIN = re.compile(r"[a-z0-9,:)]")
 _WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapped
 
 
+# Markup a reader looks through: list markers, headings and quote marks that open a line, and the
+# marks around **bold**, *italic*, _italic_ and `code` (not the underscore inside no_sync).
+_MARKUP = re.compile(
+    r"^[ \t]*(?:[-*+\u2022\u25e6\u25aa]|\d{1,2}[.)]|#{1,6}|>|```\w*)[ \t]+|^[ \t]*```\w*[ \t]*$|"
+    r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])[^\n]*?(?<=[^\s*_])\1(?![\w*])|(`)[^`\n]+`",
+    re.M,
+)
+
+
+def _markup(text: str) -> set[int]:
+    """Positions of markup characters in ``text``, to be read past."""
+    drop: set[int] = set()
+    for m in _MARKUP.finditer(text):
+        mark = m.group(1) or m.group(2)
+        if mark:  # the marks at both ends; what they enclose stays
+            drop.update(range(m.start(), m.start() + len(mark)))
+            drop.update(range(m.end() - len(mark), m.end()))
+        else:  # a line's opening marker
+            drop.update(range(m.start(), m.end()))
+    return drop
+
+
 def tidy_typography(text: str) -> tuple[str, list[int]]:
     r"""``text`` as the reader expects it, with, for each position of the result (and one past
     its end), the position in ``text`` it came from. Typed and pasted answers differ in ways
     that change nothing for a reader: curly quotes, long dashes between clauses (spaced or
-    not), runs of spaces or non-breaking spaces, and lines wrapped inside a
-    sentence. A line break that ends a sentence or starts an item stays one.
+    not), runs of spaces or non-breaking spaces, lines wrapped inside a sentence, and Markdown
+    (list markers, headings, **bold**, `code`). A line break that ends a sentence or starts an item stays one.
 
     >>> tidy_typography("Tensor parallelism doesn\u2019t  split\u00a0whole layers\u2014it splits\neach layer.\n- PP")[0]
-    "Tensor parallelism doesn't split whole layers - it splits each layer.\n- PP"
+    "Tensor parallelism doesn't split whole layers - it splits each layer.\nPP"
     >>> tidy_typography("ring, all-gather\nsum on all ranks")[0]
     'ring, all-gather\nsum on all ranks'
     >>> tidy_typography("Tensor parallelism splits each layer and its all-reduce runs over\nNVLink.")[0]
     'Tensor parallelism splits each layer and its all-reduce runs over NVLink.'
+    >>> tidy_typography("## TP\n1. It **splits** each layer\n* it calls `all_reduce` (no_sync aside)")[0]
+    'TP\nIt splits each layer\nit calls all_reduce (no_sync aside)'
     >>> tidy_typography("a\u2014b")[1]
     [0, 1, 1, 1, 2, 3]
     """
@@ -73,9 +97,12 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     i, n = 0, len(text)
     width = max((len(x.rstrip()) for x in text.split("\n")), default=0)  # of the text's lines, if it was wrapped
+    drop = _markup(text)
     while i < n:
         ch = text[i]
-        if ch.isspace():
+        if i in drop:
+            i += 1
+        elif ch.isspace():
             j = i
             while j < n and text[j].isspace():
                 j += 1
@@ -83,9 +110,12 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
             # A wrapped line: a long line broken after a word (a comma, a colon) before a lower-case
             # word, or before a word that would not have fitted on it. Short lines are items of a
             # list ('ring, reduce-scatter\nall-gather').
-            line = i - (text.rfind("\n", 0, i) + 1)
-            wrapped = breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH and (
-                text[j].islower() or line + 1 + len(text[j:].split(None, 1)[0]) > width)
+            line_start = text.rfind("\n", 0, i) + 1
+            line = i - line_start
+            # (Never into the next item of a list: a line that opens on a marker.)
+            wrapped = (breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH
+                       and j not in drop
+                       and (text[j].islower() or line + 1 + len(text[j:].split(None, 1)[0]) > width))
             # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
             at_hyphen = (breaks == 1 and i > 1 and j < n and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
                          and line >= _WRAP_WIDTH)
