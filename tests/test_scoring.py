@@ -1259,3 +1259,31 @@ def test_so_that_is_a_conjunction_not_a_pronoun_for_the_concept_before():
     texts = _resolve_it(read_answer("Activation checkpointing keeps a few activations. That the rest is recomputed costs time. "
                                     "Activation checkpointing keeps a few activations; that recomputes the rest."), m)
     assert texts[1] == "that the rest is recomputed costs time" and texts[-1] == "activation checkpointing recomputes the rest"
+
+
+@pytest.mark.parametrize("point, clause, against", [
+    # 'without X, Y' says what X spares: speaking of X otherwise is no denial of it
+    ("Without the cache every decoding step would reprocess the whole prefix.", "The KV cache stores the keys and values.", False),
+    ("Without the cache every decoding step would reprocess the whole prefix.", "It is also a memory optimization.", False),
+    ("Without fusion each op writes its intermediate tensor to GPU memory.", "Fusion also means fewer kernel launches.", False),
+    # ... saying Y happens with X as well is
+    ("Without fusion each op writes its intermediate tensor to GPU memory.",
+     "Fused kernels still write every intermediate tensor to GPU memory and read it back.", True),
+    # an ordinary statement keeps its polarity
+    ("Tensor parallelism splits each layer across GPUs.", "Tensor parallelism does not split each layer.", True),
+])
+def test_a_counterfactual_point_is_opposed_only_by_saying_it_happens_anyway(grader, point, clause, against):
+    from app.scoring.grade import _build_windows, _opposes, _reference_clauses
+    window = _build_windows(read_answer(clause), grader.matcher)[0]
+    assert _opposes(window, _reference_clauses(point, grader.matcher)) is against
+
+
+def test_a_long_answer_ending_in_pleasantries_keeps_the_credit_its_point_earned(grader):
+    from app.bank.loader import load_bank
+    q = load_bank("eval/content").get("evalq-kv-cache")
+    answer = ("The KV cache keeps the keys and values of earlier tokens, so at each step the model only computes attention "
+              "for the new token instead of re-running the whole prefix. It makes decoding roughly linear instead of quadratic "
+              "in the number of generated tokens.")
+    plain = {c.id: c.state for c in grader.grade(q, answer).checkpoints}
+    assert plain["avoids-recompute"] != "missed"
+    assert {c.id: c.state for c in grader.grade(q, answer + " Hope that helps!").checkpoints}["avoids-recompute"] == plain["avoids-recompute"]

@@ -857,10 +857,30 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
     return tuple(out) or ((clean_for_matching(text, matcher), frozenset(content_words(clean_for_matching(text, matcher)))),)
 
 
+# A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
+# Its 'without' denies nothing: a clause that speaks of something else ('fusion also cuts
+# launches') does not oppose it; one that says the same happens with fusion does ('fused kernels
+# still write every intermediate to memory').
+_COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?:(?:the|a|an|any|its|their|this|that|such)\s+)?"
+                             r"([\w-]+(?:\s+(?!every\b|each\b|only\b|all\b|the\b|a\b|an\b|you\b|we\b|it\b|they\b|there\b|one\b)[\w-]+)?)")
+
+
+def _against_counterfactual(w: _Window, ref: str, absent: str) -> bool:
+    """Whether the window says that what happens without ``absent`` happens with it as well."""
+    stance = polarity.stance(w.text, ref, clause_negated=w.negated)
+    if stance != polarity.UNKNOWN:
+        return stance == polarity.OPPOSE
+    missing = set(content_words(absent))
+    return not w.negated and bool(missing & w.words) and len((set(content_words(ref)) - missing) & w.words) >= 2
+
+
 def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     """Whether the window says the opposite of the statement it is closest to in words (see
     ``polarity.contradicts`` for ``scoped``)."""
     ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
+    cf = _COUNTERFACTUAL.match(ref)
+    if cf:
+        return _against_counterfactual(w, ref, cf.group(1))
     return polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped)
 
 
