@@ -32,6 +32,7 @@ eval: install
 	@for f in minimal-test minimal-dev minimal-dev2; do echo "== $$f"; $(BIN)/coach eval --content eval/content eval/gold/$$f.jsonl || exit 1; done
 	$(BIN)/python scripts/semeval.py
 	$(BIN)/python scripts/adversarial.py
+	$(BIN)/python scripts/invariance.py
 
 bench: install
 	$(BIN)/python scripts/bench_grader.py

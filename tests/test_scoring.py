@@ -1218,6 +1218,7 @@ TYPED = ("Pipeline parallelism doesn't split each layer; it cuts the model into 
 @pytest.mark.parametrize("variant", [
     TYPED.replace("'", "\u2019"),  # curly apostrophes, as phones and word processors type them
     TYPED.replace(" ", "  "),  # double spaces
+    TYPED.replace("parallelism", "paral\u200blelism").replace("GPUs", "GP\u00adUs"),  # invisible characters pasted along
     TYPED.replace(" is ", "\u00a0is\u00a0").replace("to the next", "to the\nnext"),  # a non-breaking space, a hard wrap
     "\n".join(__import__("textwrap").wrap(TYPED, 60)),  # wrapped at 60 columns, hyphens included
     # Markdown: a heading, a numbered list, bold and code

@@ -48,6 +48,7 @@ def replace_lone_surrogates(text: str) -> str:
 _APOSTROPHES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u02bc\u2032\u00b4\uff07"}
 _DOUBLE_QUOTES = {ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"}
 _LONG_DASHES = "\u2013\u2014\u2015\u2212"
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")  # zero-width spaces and joiners, soft hyphens
 _LINE_JOIN = re.compile(r"[a-z0-9,:)]")
 _WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapped
 
@@ -78,7 +79,8 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     r"""``text`` as the reader expects it, with, for each position of the result (and one past
     its end), the position in ``text`` it came from. Typed and pasted answers differ in ways
     that change nothing for a reader: curly quotes, long dashes between clauses (spaced or
-    not), runs of spaces or non-breaking spaces, lines wrapped inside a sentence, and Markdown
+    not), runs of spaces or non-breaking spaces, invisible characters pasted along (zero-width
+    spaces, soft hyphens), lines wrapped inside a sentence, and Markdown
     (list markers, headings, **bold**, `code`). A line break that ends a sentence or starts an item stays one.
 
     >>> tidy_typography("Tensor parallelism doesn\u2019t  split\u00a0whole layers\u2014it splits\neach layer.\n- PP")[0]
@@ -97,7 +99,7 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     i, n = 0, len(text)
     width = max((len(x.rstrip()) for x in text.split("\n")), default=0)  # of the text's lines, if it was wrapped
-    drop = _markup(text)
+    drop = _markup(text) | {k for k, c in enumerate(text) if c in _INVISIBLE}
     while i < n:
         ch = text[i]
         if i in drop:
