@@ -1218,6 +1218,7 @@ TYPED = ("Pipeline parallelism doesn't split each layer; it cuts the model into 
 @pytest.mark.parametrize("variant", [
     TYPED.replace("'", "\u2019"),  # curly apostrophes, as phones and word processors type them
     TYPED.replace(" ", "  "),  # double spaces
+    "Great question! " + TYPED + " That's all I have, happy to go deeper. Hope that helps!",  # talk around the answer
     TYPED.replace("parallelism", "paral\u200blelism").replace("GPUs", "GP\u00adUs"),  # invisible characters pasted along
     TYPED.replace(" is ", "\u00a0is\u00a0").replace("to the next", "to the\nnext"),  # a non-breaking space, a hard wrap
     "\n".join(__import__("textwrap").wrap(TYPED, 60)),  # wrapped at 60 columns, hyphens included
@@ -1288,3 +1289,11 @@ def test_a_long_answer_ending_in_pleasantries_keeps_the_credit_its_point_earned(
     plain = {c.id: c.state for c in grader.grade(q, answer).checkpoints}
     assert plain["avoids-recompute"] != "missed"
     assert {c.id: c.state for c in grader.grade(q, answer + " Hope that helps!").checkpoints}["avoids-recompute"] == plain["avoids-recompute"]
+
+
+def test_talk_around_an_answer_is_no_part_of_it():
+    clauses = read_answer("Sure, good question. So, tensor parallelism splits each layer. Thanks! That's all I have.")
+    assert [(c.text, c.usable) for c in clauses] == [
+        ("Sure, good question", False), ("So, tensor parallelism splits each layer", True), ("Thanks", False), ("That's all I have", False)]
+    # Words of praise inside a claim leave the claim alone.
+    assert all(c.usable for c in read_answer("Good question placement matters: TP stays inside a node."))

@@ -174,11 +174,12 @@ class Clause:
     reported: bool = False  # 'people often say ...': someone else's view, not the speaker's claim
     question: bool = False  # 'Does TP split each layer?': asks, does not answer
     supposed: bool = False  # 'Imagine all-reduce left the sum on one GPU': a supposition, not a claim
+    framing: bool = False  # 'Sure, good question.', 'Hope that helps!': talk around the answer, no part of it
 
     @property
     def usable(self) -> bool:
         """Whether the clause can earn credit or assert a misconception."""
-        return not (self.ignorance or self.retracted or self.instruction or self.question)
+        return not (self.ignorance or self.retracted or self.instruction or self.question or self.framing)
 
 
 # A clause that opens on a short denial and goes on to say what holds: 'not all-reduce, it's
@@ -519,6 +520,17 @@ def _fixed_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+# Talk around an answer: a greeting, praise for the question, thanks, an offer to say more.
+_FRAMING = re.compile(
+    r"(?:(?:sure|okay|ok|alright|right|yes|yeah|so|well|great|good|nice|cool|thanks|thank you|hi|hello|hey|um+|uh+)\b[\s,!.]*)*"
+    r"(?:(?:that'?s |that is |what |this is |it'?s )?(?:a |an |such a )?(?:really |very )?(?:good|great|nice|interesting|fair|tough|fun|excellent) question|"
+    r"(?:i )?hope (?:that|this|it) (?:helps|answers (?:it|that|the question|your question))|thanks?(?: you)?(?: for (?:asking|the question|listening))?|"
+    r"that'?s (?:all|it|about it|everything)(?: (?:i (?:have|know|can think of)|from me|for now))?|let me think(?: about (?:it|that|this))?(?: for a (?:second|moment))?|"
+    r"(?:i'?m |i'?d be )?happy to (?:elaborate|go deeper|explain more|say more|answer (?:questions|follow-ups))(?: on any of (?:it|this|that))?)?[\s,!.]*",
+    re.I,
+)
+
+
 def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool, contrast: bool) -> Clause:
     body = text[start:end]
     return Clause(
@@ -532,6 +544,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         instruction=bool(TALKS_TO_GRADER.search(body)),
         hedged=bool(_HEDGE.search(body)),
         reported=bool(_REPORTED.search(body)),
+        framing=bool(_FRAMING.fullmatch(body)),
     )
 
 
