@@ -55,6 +55,9 @@ VARIANTS = {
     "lower case": lambda a: a.lower(),
     "no final full stop": lambda a: re.sub(r"[.]\s*$", "", a.strip()),
     "pleasantries around it": lambda a: "Sure, good question. " + a + " Hope that helps!",
+    "fillers ('um') every 7 words": lambda a: re.sub(r"((?:\S+\s+){7})", r"\1um ", a),
+    "a stutter every 9 words": lambda a: re.sub(r"((?:\S+\s+){8})([A-Za-z]+)(\s)", r"\1\2 \2\3", a),
+    "fillers taken out": lambda a: re.sub(r"\b(?:um+|uh+|erm)\b,?\s*", "", a),
     "contractions spelt out": lambda a: re.sub("|".join(map(re.escape, _CONTRACTIONS)), lambda m: _CONTRACTIONS[m.group()], a),
 }
 

@@ -1297,3 +1297,12 @@ def test_talk_around_an_answer_is_no_part_of_it():
         ("Sure, good question", False), ("So, tensor parallelism splits each layer", True), ("Thanks", False), ("That's all I have", False)]
     # Words of praise inside a claim leave the claim alone.
     assert all(c.usable for c in read_answer("Good question placement matters: TP stays inside a node."))
+
+
+def test_a_stutter_does_not_change_where_a_long_spoken_run_is_cut():
+    from app.scoring.reading import MAX_CLAUSE_WORDS, _windows
+    run = "pipeline parallelism takes the layers and puts the first bunch on one gpu and the next bunch on the next gpu and you pass the activations along"
+    assert len(run.split()) == MAX_CLAUSE_WORDS - 1
+    stammered = run.replace("the first", "the the first").replace("next gpu", "next next gpu").replace("you pass", "you you pass")
+    assert _windows(run, 0, len(run)) == [(0, len(run))]
+    assert _windows(stammered, 0, len(stammered)) == [(0, len(stammered))]  # one clause, as said without the stammer
