@@ -1306,3 +1306,17 @@ def test_a_stutter_does_not_change_where_a_long_spoken_run_is_cut():
     stammered = run.replace("the first", "the the first").replace("next gpu", "next next gpu").replace("you pass", "you you pass")
     assert _windows(run, 0, len(run)) == [(0, len(run))]
     assert _windows(stammered, 0, len(stammered)) == [(0, len(stammered))]  # one clause, as said without the stammer
+
+
+@pytest.mark.parametrize("said", [
+    "the weight matrix um of each layer is split across the gpus",
+    "in a ring all-reduce the um tensor is split into n chunks",
+    "the classic mistake is thinking that each um gpu has to ship its whole tensor",
+])
+def test_a_pause_inside_a_phrase_opens_no_new_claim(said):
+    assert len(read_answer(said)) == 1
+
+
+def test_a_pause_before_a_new_topic_and_its_verb_still_opens_one():
+    assert [c.text for c in read_answer("so you use micro batches um tensor parallelism is splitting each layer")] == [
+        "so you use micro batches", "um tensor parallelism is splitting each layer"]
