@@ -468,8 +468,8 @@ _SPEECH_CLAUSE = re.compile(
 # 'the um tensor is', 'how um large n is'), or before one that carries it on ('the weight matrix um of
 # each layer is split').
 _MID_PHRASE = "".join(rf"(?<!\b{w})" for w in ("the", "a", "an", "its", "their", "each", "every", "this", "that", "these", "those", "how",
-                                                "of", "on", "in", "to", "at", "by", "for", "from", "with", "into", "over", "after", "before",
-                                                "between", "across", "within", "about", "through", "than", "is", "are", "was", "were"))
+                                                "of", "on", "in", "to", "at", "by", "for", "from", "with", "into", "over",
+                                                "between", "across", "within", "through", "than", "is", "are", "was", "were"))
 _GOES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|whose)\b"
 # A filler before a new topic and its verb opens a new claim however short the run:
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
