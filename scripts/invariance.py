@@ -58,6 +58,9 @@ VARIANTS = {
     "fillers ('um') every 7 words": lambda a: re.sub(r"((?:\S+\s+){7})", r"\1um ", a),
     "a stutter every 9 words": lambda a: re.sub(r"((?:\S+\s+){8})([A-Za-z]+)(\s)", r"\1\2 \2\3", a),
     "fillers taken out": lambda a: re.sub(r"\b(?:um+|uh+|erm)\b,?\s*", "", a),
+    "British spellings": lambda a: re.sub(r"(?<=[a-z]{3})iz(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "is", a),
+    "TP / PP for the names": lambda a: re.sub(r"\b[Tt]ensor parallelism\b", "TP", re.sub(r"\b[Pp]ipeline parallelism\b", "PP", a)),
+    "fillers set off by commas": lambda a: re.sub(r",?\s+(um+|uh+|erm)\b,?\s*", r", \1, ", a),
     "contractions spelt out": lambda a: re.sub("|".join(map(re.escape, _CONTRACTIONS)), lambda m: _CONTRACTIONS[m.group()], a),
 }
 

@@ -1320,3 +1320,13 @@ def test_a_pause_inside_a_phrase_opens_no_new_claim(said):
 def test_a_pause_before_a_new_topic_and_its_verb_still_opens_one():
     assert [c.text for c in read_answer("so you use micro batches um tensor parallelism is splitting each layer")] == [
         "so you use micro batches", "um tensor parallelism is splitting each layer"]
+
+
+def test_a_transcribers_commas_around_fillers_read_as_the_bare_fillers(grader, bank):
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    spoken = ("so pipeline parallelism um you put the first layers on one gpu and the next ones on the next gpu uh and you pass the "
+              "activations along um and tensor parallelism is uh splitting each layer so every gpu has a slice of the weights")
+    punctuated = "So " + spoken[3:].replace(" um ", ", um, ").replace(" uh ", ", uh, ") + "."
+    plain, typed = grader.grade(q, spoken), grader.grade(q, punctuated)
+    assert [(c.id, c.state) for c in typed.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
+    assert any(c.state != "missed" for c in plain.checkpoints)

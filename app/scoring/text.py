@@ -62,9 +62,15 @@ _MARKUP = re.compile(
 )
 
 
+# A transcriber's commas around a filler ('the layers, um, and the output ...') mark a pause, no
+# more than the bare filler does in an unpunctuated transcript.
+# (A comma before a filler with none after it stays: 'large batches, um optimizer states'.)
+_FILLER_COMMAS = re.compile(r"(,)[ \t]*(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,)|\b(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,)", re.I)
+
+
 def _markup(text: str) -> set[int]:
     """Positions of markup characters in ``text``, to be read past."""
-    drop: set[int] = set()
+    drop = {m.start(g) for m in _FILLER_COMMAS.finditer(text) for g in (1, 2, 3) if m.group(g)}
     for m in _MARKUP.finditer(text):
         mark = m.group(1) or m.group(2)
         if mark:  # the marks at both ends; what they enclose stays
@@ -91,6 +97,8 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     'Tensor parallelism splits each layer and its all-reduce runs over NVLink.'
     >>> tidy_typography("## TP\n1. It **splits** each layer\n* it calls `all_reduce` (no_sync aside)")[0]
     'TP\nIt splits each layer\nit calls all_reduce (no_sync aside)'
+    >>> tidy_typography("Um, so the layers, uh, go on GPUs, um and the output, erm, moves on.")[0]
+    'Um so the layers uh go on GPUs, um and the output erm moves on.'
     >>> tidy_typography("a\u2014b")[1]
     [0, 1, 1, 1, 2, 3]
     """
