@@ -61,6 +61,7 @@ VARIANTS = {
     "British spellings": lambda a: re.sub(r"(?<=[a-z]{3})iz(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "is", a),
     "TP / PP for the names": lambda a: re.sub(r"\b[Tt]ensor parallelism\b", "TP", re.sub(r"\b[Pp]ipeline parallelism\b", "PP", a)),
     "fillers set off by commas": lambda a: re.sub(r",?\s+(um+|uh+|erm)\b,?\s*", r", \1, ", a),
+    "said twice": lambda a: a + "\n\n" + a,
     "contractions spelt out": lambda a: re.sub("|".join(map(re.escape, _CONTRACTIONS)), lambda m: _CONTRACTIONS[m.group()], a),
 }
 

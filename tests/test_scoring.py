@@ -1330,3 +1330,15 @@ def test_a_transcribers_commas_around_fillers_read_as_the_bare_fillers(grader, b
     plain, typed = grader.grade(q, spoken), grader.grade(q, punctuated)
     assert [(c.id, c.state) for c in typed.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
     assert any(c.state != "missed" for c in plain.checkpoints)
+
+
+def test_saying_an_answer_twice_earns_no_more_and_a_wrong_claim_twice_is_wrong_both_times(grader):
+    from app.bank.loader import load_bank
+    q = load_bank("eval/content").get("evalq-roofline")
+    once = ("Arithmetic intensity is a property of the GPU, not of the kernel. The roofline says attainable FLOP/s is the "
+            "minimum of peak compute and bandwidth times intensity. A memory-bound kernel gets faster if you add more FLOPs.")
+    twice = grader.grade(q, once + "\n\n" + once)
+    first = grader.grade(q, once)
+    assert {c.id: c.state for c in twice.checkpoints} == {c.id: c.state for c in first.checkpoints}
+    assert {m.id for m in twice.misconceptions} == {m.id for m in first.misconceptions} != set()
+    assert twice.score == first.score

@@ -702,6 +702,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
     wrong_clauses |= _what_follows_from(wrong_clauses, clauses, windows, subjects, matcher)
+    wrong_clauses |= _said_again(wrong_clauses, windows)
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
@@ -768,7 +769,8 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
               and not empty & set(windows[i].clauses)]
     all_words = frozenset().union(*(windows[i].words for i in usable))
     all_keys = frozenset().union(*(windows[i].keys for i in usable))
-    support = sum(1 for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim)
+    # Clauses close to the point, each said once: repeating a sentence supports nothing more.
+    support = len({windows[i].text for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim})
     facets = 0.0
     if facet_refs:
         made = [
@@ -1222,6 +1224,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 
 
 _GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that's why|therefore)\b")  # 'which means' too
+
+
+def _said_again(said: set[int], windows: list[_Window]) -> set[int]:
+    """The clauses that repeat one of ``said`` word for word: a wrong claim said twice is wrong twice."""
+    text = {w.clauses[0]: w.text for w in windows if len(w.clauses) == 1}
+    wrong = {text[c] for c in said if c in text}
+    return {c for c, t in text.items() if t in wrong}
 
 
 def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher) -> set[int]:
