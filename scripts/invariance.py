@@ -62,6 +62,7 @@ VARIANTS = {
     "TP / PP for the names": lambda a: re.sub(r"\b[Tt]ensor parallelism\b", "TP", re.sub(r"\b[Pp]ipeline parallelism\b", "PP", a)),
     "fillers set off by commas": lambda a: re.sub(r",?\s+(um+|uh+|erm)\b,?\s*", r", \1, ", a),
     "said twice": lambda a: a + "\n\n" + a,
+    "question restated first": lambda a, q: q.prompt.strip() + "\n\n" + a,
     "contractions spelt out": lambda a: re.sub("|".join(map(re.escape, _CONTRACTIONS)), lambda m: _CONTRACTIONS[m.group()], a),
 }
 
@@ -83,7 +84,7 @@ def main() -> None:
             decisions += len(states)
             answers += 1
             for variant, rewrite in VARIANTS.items():
-                typed = rewrite(row["answer"])
+                typed = rewrite(row["answer"], q) if rewrite.__code__.co_argcount == 2 else rewrite(row["answer"])
                 if typed == row["answer"]:
                     continue
                 other = grader.grade(q, typed)

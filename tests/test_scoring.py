@@ -1342,3 +1342,18 @@ def test_saying_an_answer_twice_earns_no_more_and_a_wrong_claim_twice_is_wrong_b
     assert {c.id: c.state for c in twice.checkpoints} == {c.id: c.state for c in first.checkpoints}
     assert {m.id for m in twice.misconceptions} == {m.id for m in first.misconceptions} != set()
     assert twice.score == first.score
+
+
+def test_a_question_keeps_asking_through_its_brackets():
+    assert all(c.question for c in read_answer("How does a mixture-of-experts (MoE) layer work, and why does it grow?"))
+
+
+@pytest.mark.parametrize("question_id", ["train-vs-infer-optimization", "tensor-vs-pipeline-parallelism"])
+def test_restating_the_question_before_answering_earns_nothing(grader, bank, question_id):
+    q = bank.get(question_id)
+    answer = TYPED if question_id == "tensor-vs-pipeline-parallelism" else (
+        "Training cares about accuracy and throughput; inference about latency and cost. Quantization stores weights in INT8 "
+        "after calibration. Kernel fusion keeps intermediates in registers instead of writing them to memory.")
+    plain, restated = grader.grade(q, answer), grader.grade(q, q.prompt + "\n\n" + answer)
+    assert [(c.id, c.state) for c in restated.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
+    assert restated.score == plain.score

@@ -534,9 +534,15 @@ def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
     return rubric_targets([clean_for_matching(t, matcher) for t in texts])
 
 
-def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset()) -> bool:
+_PLAIN_WORD = re.compile(r"[\w'-]+")
+
+
+def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset(), prompt: str = "") -> bool:
     """A window that only restates the question is not an answer; one that restates it and adds
-    what the rubric asks for ('... is a fruit if it has seeds') is."""
+    what the rubric asks for ('... is a fruit if it has seeds') is. ``prompt``: the question's
+    canonical text, which a window copied from it word for word repeats, negation and all."""
+    if len(window.words) >= 3 and prompt and f" {' '.join(_PLAIN_WORD.findall(window.text))} " in f" {prompt} ":
+        return True
     if len(window.words) < 4 or not prompt_words or window.negated:
         return False  # 'memory layout does not affect GPU speed' answers 'why does layout affect ...?'
     if (window.words - prompt_words) & rubric_words:
@@ -672,7 +678,11 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     known = _Known(known_words, matcher.words) if known_words is not None else None
     fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known)) if known is not None else (lambda t: t)
     windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
-    keep = [i for i, w in enumerate(windows) if not _is_copy_of_prompt(w, prompt_words, rubric_words)]
+    prompt_text = " ".join(_PLAIN_WORD.findall(clean_for_matching(rubric.prompt, matcher)))
+    copy = {i for i, w in enumerate(windows) if _is_copy_of_prompt(w, prompt_words, rubric_words, prompt_text)}
+    copied = {windows[i].clauses[0] for i in copy if len(windows[i].clauses) == 1}
+    # A restated question earns nothing, alone or joined to the answer's first clause.
+    keep = [i for i, w in enumerate(windows) if i not in copy and not copied & set(w.clauses)]
     if not keep:
         return _missed_all(rubric, notes)
 

@@ -578,7 +578,8 @@ def _merge_fragments(text: str, clauses: list[Clause]) -> None:
         c, n = clauses[i], clauses[i + 1]
         # A word set aside by a contrast ('..., rather than FLOPs, which ...') stays on its own.
         if _word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted and not (c.negated and not n.negated):
-            clauses[i + 1] = _make_clause(text, c.start, n.end, n.sentence, False, n.negated and not c.negated)
+            merged = _make_clause(text, c.start, n.end, n.sentence, False, n.negated and not c.negated)
+            clauses[i + 1] = _replace(merged, question=c.question or n.question)  # still part of the question it was in
             del clauses[i]
         else:
             i += 1
