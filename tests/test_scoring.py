@@ -1357,3 +1357,36 @@ def test_restating_the_question_before_answering_earns_nothing(grader, bank, que
     plain, restated = grader.grade(q, answer), grader.grade(q, q.prompt + "\n\n" + answer)
     assert [(c.id, c.state) for c in restated.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
     assert restated.score == plain.score
+
+
+@pytest.mark.parametrize("lines", [
+    "I honestly do not remember how tensor parallelism splits the work across GPUs\nPipeline parallelism sends activations point-to-point between stages",
+    "i honestly do not remember how tensor parallelism splits the work across gpus\npipeline parallelism sends activations point-to-point between stages",
+])
+def test_a_line_without_a_full_stop_is_not_a_wrapped_line(grader, bank, lines):
+    # One long line that ends without a full stop is a line of its own: joining it to the next
+    # would put the next claim under the first line's 'do not remember'.
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    state = {c.id: c.state for c in grader.grade(q, lines).checkpoints}
+    assert state["pp-point-to-point"] != "missed"
+
+
+def test_commas_around_a_filler_before_a_contrast_stay(grader, bank):
+    from app.scoring.text import tidy_typography
+    said = "Tensor parallelism splits each layer's weight matrices across GPUs, um, not whole layers per GPU."
+    assert tidy_typography(said)[0] == said
+    state = {c.id: c.state for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), said).checkpoints}
+    assert state["tp-definition"] != "missed"
+
+
+@pytest.mark.parametrize("text", ["__init__.py and model.__call__", "> 8 GPUs", "# of GPUs", "- 3 dB less"])
+def test_markdown_reading_leaves_names_and_numbers_alone(text):
+    from app.scoring.text import tidy_typography
+    assert tidy_typography(text)[0] == text
+
+
+def test_evidence_ends_on_the_last_character_the_candidate_wrote(grader, bank):
+    answer = "**Tensor parallelism** splits each layer's weight matrices across GPUs**.** Pipeline parallelism puts whole layers on each GPU."
+    for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer).checkpoints:
+        for e in c.evidence:
+            assert not e.text.endswith("*") and e.text == answer[e.start : e.end]

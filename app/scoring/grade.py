@@ -649,6 +649,12 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
     return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
 
 
+def _original_span(start: int, end: int, to_original: list[int]) -> Span:
+    """A span of the read text as a span of what was written: from its first character through
+    its last (not through marks the reader dropped after it, '**Tensor** parallelism')."""
+    return Span(to_original[start], to_original[end - 1] + 1) if end > start else Span(to_original[start], to_original[start])
+
+
 def _missed_all(rubric: Rubric, notes: list[str]) -> Grade:
     return Grade(0, tuple(CheckpointGrade(p.id, MISSED, 0.0) for p in rubric.checkpoints), (), tuple(notes))
 
@@ -729,13 +735,13 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
             p_partial = p_covered = 0.0
         state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
         strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
-        evidence = (Span(to_original[windows[best].start], to_original[windows[best].end]),) if best is not None and state != MISSED else ()
+        evidence = (_original_span(windows[best].start, windows[best].end, to_original),) if best is not None and state != MISSED else ()
         results.append(CheckpointGrade(p.id, state, round(float(strength), 3), evidence, tuple(sorted(feats.items()))))
 
     # Mostly the decided states, so the score agrees with the checklist; the strength breaks ties.
     credits = [(p.weight, 0.75 * STATE_CREDIT[g.state] + 0.25 * g.strength) for p, g in zip(rubric.checkpoints, results)]
     score = scale_score(credits, len(hits), penalty=tuning.misconception_penalty)
-    hits = [replace(h, evidence=tuple(Span(to_original[e.start], to_original[e.end]) for e in h.evidence)) for h in hits]
+    hits = [replace(h, evidence=tuple(_original_span(e.start, e.end, to_original) for e in h.evidence)) for h in hits]
     return Grade(score, tuple(results), tuple(hits), tuple(notes))
 
 

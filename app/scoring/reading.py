@@ -541,11 +541,11 @@ def _fixed_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 # Talk around an answer: a greeting, praise for the question, thanks, an offer to say more.
 _FRAMING = re.compile(
-    r"(?:(?:sure|okay|ok|alright|right|yes|yeah|so|well|great|good|nice|cool|thanks|thank you|hi|hello|hey|um+|uh+)\b[\s,!.]*)*"
+    r"(?:(?:sure|okay|ok|alright|right|yes|yeah|so|well|great|good|nice|cool|thanks|thank you|hi|hello|hey|um+|uh+)\b[\s,!.]*+)*"
     r"(?:(?:that'?s |that is |what |this is |it'?s )?(?:a |an |such a )?(?:really |very )?(?:good|great|nice|interesting|fair|tough|fun|excellent) question|"
     r"(?:i )?hope (?:that|this|it) (?:helps|answers (?:it|that|the question|your question))|thanks?(?: you)?(?: for (?:asking|the question|listening))?|"
     r"that'?s (?:all|it|about it|everything)(?: (?:i (?:have|know|can think of)|from me|for now))?|let me think(?: about (?:it|that|this))?(?: for a (?:second|moment))?|"
-    r"(?:i'?m |i'?d be )?happy to (?:elaborate|go deeper|explain more|say more|answer (?:questions|follow-ups))(?: on any of (?:it|this|that))?)?[\s,!.]*",
+    r"(?:i'?m |i'?d be )?happy to (?:elaborate|go deeper|explain more|say more|answer (?:questions|follow-ups))(?: on any of (?:it|this|that))?)?[\s,!.]*+",
     re.I,
 )
 

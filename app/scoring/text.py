@@ -56,8 +56,9 @@ _WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapp
 # Markup a reader looks through: list markers, headings and quote marks that open a line, and the
 # marks around **bold**, *italic*, _italic_ and `code` (not the underscore inside no_sync).
 _MARKUP = re.compile(
-    r"^[ \t]*(?:[-*+\u2022\u25e6\u25aa]|\d{1,2}[.)]|#{1,6}|>|```\w*)[ \t]+|^[ \t]*```\w*[ \t]*$|"
-    r"(?<![\w*])(\*\*|__|\*|_)(?=[^\s*_])[^\n]*?(?<=[^\s*_])\1(?![\w*])|(`)[^`\n]+`",
+    r"^[ \t]*(?:[-*+\u2022\u25e6\u25aa]|\d{1,2}[.)]|#{1,6}(?![ \t]+of\b)|>)[ \t]+(?![-+]?\d)|^[ \t]*```\w*[ \t]*$|"
+    # (not a dunder name, '__init__.py', 'model.__call__'; bounded, so hostile runs of marks stay linear)
+    r"(?<![\w*.])(\*\*|__|\*|_)(?=[^\s*_])(?:(?!\1)[^\n]){0,300}?(?<=[^\s*_])\1(?![\w*(]|\.\w)|(`)[^`\n]{1,300}`",
     re.M,
 )
 
@@ -65,7 +66,9 @@ _MARKUP = re.compile(
 # A transcriber's commas around a filler ('the layers, um, and the output ...') mark a pause, no
 # more than the bare filler does in an unpunctuated transcript.
 # (A comma before a filler with none after it stays: 'large batches, um optimizer states'.)
-_FILLER_COMMAS = re.compile(r"(,)[ \t]*(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,)|\b(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,)", re.I)
+# Nor before a contrast, which reads on its comma: 'splits each layer, um, not whole layers'.
+_FILLER_COMMAS = re.compile(r"(?:(,)[ \t]*(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,)|\b(?:um+|uh+|erm|er|hmm+|ah)[ \t]*(,))"
+                            r"(?![ \t]*(?:not|rather|instead|but|except|which|unlike)\b)", re.I)
 
 
 def _markup(text: str) -> set[int]:
@@ -89,12 +92,14 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     spaces, soft hyphens), lines wrapped inside a sentence, and Markdown
     (list markers, headings, **bold**, `code`). A line break that ends a sentence or starts an item stays one.
 
-    >>> tidy_typography("Tensor parallelism doesn\u2019t  split\u00a0whole layers\u2014it splits\neach layer.\n- PP")[0]
+    >>> tidy_typography("Tensor parallelism doesn\u2019t  split\u00a0whole layers\u2014it splits each layer.\n- PP")[0]
     "Tensor parallelism doesn't split whole layers - it splits each layer.\nPP"
     >>> tidy_typography("ring, all-gather\nsum on all ranks")[0]
     'ring, all-gather\nsum on all ranks'
-    >>> tidy_typography("Tensor parallelism splits each layer and its all-reduce runs over\nNVLink.")[0]
-    'Tensor parallelism splits each layer and its all-reduce runs over NVLink.'
+    >>> tidy_typography("Tensor parallelism splits each layer and its all-reduce runs over\nNVLink inside a node, while pipeline parallelism sends its\nactivations to the next stage.")[0]
+    'Tensor parallelism splits each layer and its all-reduce runs over NVLink inside a node, while pipeline parallelism sends its activations to the next stage.'
+    >>> tidy_typography("I do not remember how tensor parallelism splits the work across GPUs\nPipeline parallelism sends activations between stages")[0]
+    'I do not remember how tensor parallelism splits the work across GPUs\nPipeline parallelism sends activations between stages'
     >>> tidy_typography("## TP\n1. It **splits** each layer\n* it calls `all_reduce` (no_sync aside)")[0]
     'TP\nIt splits each layer\nit calls all_reduce (no_sync aside)'
     >>> tidy_typography("Um, so the layers, uh, go on GPUs, um and the output, erm, moves on.")[0]
@@ -106,7 +111,11 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     where: list[int] = []
     i, n = 0, len(text)
-    width = max((len(x.rstrip()) for x in text.split("\n")), default=0)  # of the text's lines, if it was wrapped
+    lines = text.split("\n")
+    # Hard wrapping is systematic: at least two long lines break off mid-sentence. One line that
+    # ends without a full stop is a line of its own ('I do not remember X\nPP sends ...').
+    broken = [len(x.rstrip()) for x in lines[:-1] if len(x.rstrip()) >= _WRAP_WIDTH and _LINE_JOIN.match(x.rstrip()[-1:].lower())]
+    hard_wrapped = len(broken) >= 2
     drop = _markup(text) | {k for k, c in enumerate(text) if c in _INVISIBLE}
     while i < n:
         ch = text[i]
@@ -123,7 +132,9 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
             line_start = text.rfind("\n", 0, i) + 1
             line = i - line_start
             # (Never into the next item of a list: a line that opens on a marker.)
-            wrapped = (breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH
+            # The width it was wrapped at: the longest of the other broken lines.
+            width = max((b for b in broken if b != line), default=line) if hard_wrapped else 0
+            wrapped = (hard_wrapped and breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH
                        and j not in drop
                        and (text[j].islower() or line + 1 + len(text[j:].split(None, 1)[0]) > width))
             # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
