@@ -875,30 +875,10 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
     return tuple(out) or ((clean_for_matching(text, matcher), frozenset(content_words(clean_for_matching(text, matcher)))),)
 
 
-# A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
-# Its 'without' denies nothing: a clause that speaks of something else ('fusion also cuts
-# launches') does not oppose it; one that says the same happens with fusion does ('fused kernels
-# still write every intermediate to memory').
-_COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?:(?:the|a|an|any|its|their|this|that|such)\s+)?"
-                             r"([\w-]+(?:\s+(?!every\b|each\b|only\b|all\b|the\b|a\b|an\b|you\b|we\b|it\b|they\b|there\b|one\b)[\w-]+)?)")
-
-
-def _against_counterfactual(w: _Window, ref: str, absent: str) -> bool:
-    """Whether the window says that what happens without ``absent`` happens with it as well."""
-    stance = polarity.stance(w.text, ref, clause_negated=w.negated)
-    if stance != polarity.UNKNOWN:
-        return stance == polarity.OPPOSE
-    missing = set(content_words(absent))
-    return not w.negated and bool(missing & w.words) and len((set(content_words(ref)) - missing) & w.words) >= 2
-
-
 def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     """Whether the window says the opposite of the statement it is closest to in words (see
     ``polarity.contradicts`` for ``scoped``)."""
     ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
-    cf = _COUNTERFACTUAL.match(ref)
-    if cf:
-        return _against_counterfactual(w, ref, cf.group(1))
     return polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped)
 
 
@@ -1242,9 +1222,14 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 _GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that's why|therefore)\b")  # 'which means' too
 
 
+def _clause_texts(windows: list[_Window]) -> dict[int, str]:
+    """Each clause's text as read, by its index (from the windows that hold one clause)."""
+    return {w.clauses[0]: w.text for w in windows if len(w.clauses) == 1}
+
+
 def _said_again(said: set[int], windows: list[_Window]) -> set[int]:
     """The clauses that repeat one of ``said`` word for word: a wrong claim said twice is wrong twice."""
-    text = {w.clauses[0]: w.text for w in windows if len(w.clauses) == 1}
+    text = _clause_texts(windows)
     wrong = {text[c] for c in said if c in text}
     return {c for c, t in text.items() if t in wrong}
 
@@ -1253,7 +1238,7 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
     """The clauses that draw a consequence from a wrong claim in the same sentence ('TP gives each
     GPU whole layers, so the tensors of a layer live on one device'): they stand or fall with it.
     A clause that turns to a topic of the rubric the claim did not name is a claim of its own."""
-    text = {c: w.text for w in windows if len(w.clauses) == 1 for c in w.clauses}
+    text = _clause_texts(windows)
     out = set()
     for c in sorted(wrong):
         nxt = c + 1

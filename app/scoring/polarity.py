@@ -218,6 +218,23 @@ def _lessening_denied(text: str) -> bool:
     return any(LESSENS.search(low, after, stop) for _, after, stop in spans)
 
 
+# A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
+# Its 'without' denies nothing: a clause that speaks of something else ('fusion also cuts
+# launches') does not oppose it; one that says the same happens with fusion does ('fused kernels
+# still write every intermediate to memory').
+_COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?:(?:the|a|an|any|its|their|this|that|such)\s+)?"
+                             r"([\w-]+(?:\s+(?!every\b|each\b|only\b|all\b|the\b|a\b|an\b|you\b|we\b|it\b|they\b|there\b|one\b)[\w-]+)?)")
+
+
+def _against_counterfactual(clause: str, reference: str, absent: str, clause_negated: bool) -> bool:
+    """Whether the clause says that what happens without ``absent`` happens with it as well."""
+    s = stance(clause, reference, clause_negated=clause_negated)
+    if s != UNKNOWN:
+        return s == OPPOSE
+    missing, words = set(content_words(absent)), set(content_words(clause))
+    return not clause_negated and bool(missing & words) and len((set(content_words(reference)) - missing) & words) >= 2
+
+
 @lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bool = True) -> bool:
     """Whether the clause says the opposite of the reference: by opposite words when they speak,
@@ -235,7 +252,12 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     False
     >>> contradicts("terminals 4, 5 and 6 are connected to the positive terminal", "terminals 4, 5 and 6 are not connected to the negative terminal", clause_negated=False)
     False
+    >>> contradicts("the kv cache stores keys and values", "without the cache every step would reprocess the whole prefix", clause_negated=False)
+    False
     """
+    cf = _COUNTERFACTUAL.match(reference)
+    if cf:
+        return _against_counterfactual(clause, reference, cf.group(1), clause_negated)
     ref_negated = negated(reference)
     if clause_negated != ref_negated and _other_alternative(clause, reference):
         return False  # 'connected to the positive terminal' says 'not connected to the negative one'

@@ -470,12 +470,12 @@ _SPEECH_CLAUSE = re.compile(
 _MID_PHRASE = "".join(rf"(?<!\b{w})" for w in ("the", "a", "an", "its", "their", "each", "every", "this", "that", "these", "those", "how",
                                                 "of", "on", "in", "to", "at", "by", "for", "from", "with", "into", "over",
                                                 "between", "across", "within", "through", "than", "is", "are", "was", "were"))
-_GOES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|whose)\b"
+_CARRIES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|whose)\b"
 # A filler before a new topic and its verb opens a new claim however short the run:
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
 # '... i don't remember the details um and kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _GOES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
-QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"'}
+_APOSTROPHES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u02bc\u2032\u00b4\uff07"}
+_DOUBLE_QUOTES = {ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"}
+QUOTES = _APOSTROPHES | _DOUBLE_QUOTES
 _SPACE = re.compile(r"\s+")
 WORD = re.compile(r"[a-z0-9]+(?:['.:/][a-z0-9]+)*", re.I)
 
@@ -45,12 +47,11 @@ def replace_lone_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
-_APOSTROPHES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u02bc\u2032\u00b4\uff07"}
-_DOUBLE_QUOTES = {ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"}
-_LONG_DASHES = "\u2013\u2014\u2015\u2212"
+_LONG_DASHES = "\u2013\u2014\u2015\u2212"  # of DASHES, those that part clauses (not the hyphens)
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")  # zero-width spaces and joiners, soft hyphens
 _LINE_JOIN = re.compile(r"[a-z0-9,:)]")
 _WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapped
+_NEXT_WORD = re.compile(r"\S*")
 
 
 # Markup a reader looks through: list markers, headings and quote marks that open a line, and the
@@ -107,7 +108,7 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     >>> tidy_typography("a\u2014b")[1]
     [0, 1, 1, 1, 2, 3]
     """
-    text = text.translate(_APOSTROPHES).translate(_DOUBLE_QUOTES)
+    text = text.translate(QUOTES)
     out: list[str] = []
     where: list[int] = []
     i, n = 0, len(text)
@@ -126,20 +127,20 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
             while j < n and text[j].isspace():
                 j += 1
             breaks = text.count("\n", i, j)
-            # A wrapped line: a long line broken after a word (a comma, a colon) before a lower-case
-            # word, or before a word that would not have fitted on it. Short lines are items of a
-            # list ('ring, reduce-scatter\nall-gather').
-            line_start = text.rfind("\n", 0, i) + 1
-            line = i - line_start
-            # (Never into the next item of a list: a line that opens on a marker.)
-            # The width it was wrapped at: the longest of the other broken lines.
-            width = max((b for b in broken if b != line), default=line) if hard_wrapped else 0
-            wrapped = (hard_wrapped and breaks == 1 and i > 0 and j < n and bool(_LINE_JOIN.match(text[i - 1].lower())) and line >= _WRAP_WIDTH
-                       and j not in drop
-                       and (text[j].islower() or line + 1 + len(text[j:].split(None, 1)[0]) > width))
-            # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
-            at_hyphen = (breaks == 1 and i > 1 and j < n and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
-                         and line >= _WRAP_WIDTH)
+            wrapped = at_hyphen = False
+            if breaks == 1 and 0 < i and j < n and j not in drop:  # (never into the next item of a list)
+                line = i - (text.rfind("\n", 0, i) + 1)
+                if line >= _WRAP_WIDTH:
+                    # A wrapped line: a long line broken after a word (a comma, a colon) before a
+                    # lower-case word, or before a word that would not have fitted on it (the width
+                    # it was wrapped at: the longest of the other broken lines). Short lines are
+                    # items of a list ('ring, reduce-scatter\nall-gather').
+                    width = max((b for b in broken if b != line), default=line)
+                    next_word = _NEXT_WORD.match(text, j)
+                    wrapped = hard_wrapped and bool(_LINE_JOIN.match(text[i - 1].lower())) and (
+                        text[j].islower() or line + 1 + len(next_word.group()) > width)
+                    # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
+                    at_hyphen = i > 1 and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
             piece = "" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " "
             out.append(piece)
             where.extend([i] * len(piece))
