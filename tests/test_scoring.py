@@ -361,6 +361,19 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
 
 
+def test_a_denial_inside_the_subjects_relative_clause_does_not_deny_the_main_claim():
+    from app.scoring.polarity import negated
+
+    for text in ("During backward, the activations that weren't kept are recomputed from the checkpoints",
+                 "the layers that do not fit in memory are offloaded", "the weights which are not pruned get fine-tuned"):
+        assert not negated(text), text
+        assert not read_answer(text)[-1].negated, text
+    # the relative clause is the claim when nothing follows it, and the main verb's own denial stays
+    assert negated("we moved to BF16, which doesn't need loss scaling")
+    assert negated("the activations that were kept are not recomputed")
+    assert read_answer("the activations that weren't kept are never recomputed")[-1].negated
+
+
 def test_sorry_after_admitting_not_knowing_is_an_apology_not_a_repair():
     said = ("um and uh quantization i think to int eight makes it smaller um pruning i haven't really uh not much experience there sorry "
             "and yeah i'd measure the latency with some benchmark")
@@ -593,6 +606,8 @@ def test_wait_the_verb_is_not_a_self_correction():
 
 def test_not_being_able_to_explain_is_admitted_ignorance():
     clauses = read_answer("I've heard of the ring but couldn't walk you through it. I can't explain the cost formula.")
+    assert [c.ignorance for c in clauses] == [False, True, True]
+    clauses = read_answer("I know we used DDP, but I never understood how it syncs. I never really figured out the bubble.")
     assert [c.ignorance for c in clauses] == [False, True, True]
 
 

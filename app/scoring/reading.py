@@ -88,7 +88,7 @@ _IGNORANCE = re.compile(
     r"walk (?:you )?through)|"
     r"(?:^|\bbut\s+|\band\s+)(?:couldn't|could not|can't|cannot)\s+(?:really\s+)?(?:explain|describe|derive|walk (?:you )?through)|"
     r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
-    r"i(?:'ve| have)? never (?:used|heard|worked with|touched)|unsure|i'?m not familiar|not familiar with|"
+    r"i(?:'ve| have)? never (?:really |quite |fully )?(?:used|heard|worked with|touched|understood|learned|learnt|figured out|got (?:my head )?(?:round|around))|unsure|i'?m not familiar|not familiar with|"
     r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything)|"
     r"(?:not|no|little) (?:much |real |really )?(?:experience|hands-on)|i (?:have ?n[o']?t|haven't) (?:really )?(?:used|tried|worked with|done)(?! (?:it|that) (?:myself|yet))\b)\b",
     re.I,
