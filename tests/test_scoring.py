@@ -1405,3 +1405,13 @@ def test_evidence_ends_on_the_last_character_the_candidate_wrote(grader, bank):
     for c in grader.grade(bank.get("tensor-vs-pipeline-parallelism"), answer).checkpoints:
         for e in c.evidence:
             assert not e.text.endswith("*") and e.text == answer[e.start : e.end]
+
+
+def test_two_clauses_joined_earn_nothing_when_neither_is_evidence(grader, bank):
+    # The denial is against the point and the second clause says something else: the pair of
+    # them is no evidence either, however close their words are to the checkpoint together.
+    dp = bank.get("dp-gradient-allreduce")
+    said = grader.grade(dp, "Gradients are not averaged across ranks; each replica just applies its own local gradient.")
+    assert said.states()["gradient-allreduce"] == "missed"
+    right = grader.grade(dp, "Gradients are averaged across ranks with an all-reduce, so each replica applies the same update.")
+    assert right.states()["gradient-allreduce"] != "missed"

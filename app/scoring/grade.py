@@ -768,6 +768,15 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if siblings:
         by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
         elsewhere = [_speaks_of_sibling(w, by_clause.get(w.clauses[0] - 1), subject, siblings, matcher) for w in windows]
+    # Two clauses joined are no evidence when neither is: 'gradients are not averaged across ranks;
+    # each replica applies its own gradient' denies the point in one half and speaks of something
+    # else in the other, however close the two are to it together.
+    single = {w.clauses[0]: i for i, w in enumerate(windows) if len(w.clauses) == 1}
+    barred = [i in wrong_windows or against[i] or elsewhere[i] for i in range(len(windows))]
+    for i, w in enumerate(windows):
+        halves = [single.get(c) for c in w.clauses]
+        if len(halves) > 1 and None not in halves and all(barred[h] for h in halves):
+            against[i] = True
     best, best_score = None, -1.0
     for i, w in enumerate(windows):
         if i in wrong_windows or against[i] or elsewhere[i]:  # saying the opposite is no evidence for it
