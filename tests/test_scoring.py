@@ -1415,3 +1415,13 @@ def test_two_clauses_joined_earn_nothing_when_neither_is_evidence(grader, bank):
     assert said.states()["gradient-allreduce"] == "missed"
     right = grader.grade(dp, "Gradients are averaged across ranks with an all-reduce, so each replica applies the same update.")
     assert right.states()["gradient-allreduce"] != "missed"
+
+
+def test_contractions_read_the_same_as_their_spelt_out_forms(grader, bank):
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    short = ("Pipeline parallelism doesn't split layers; it's cutting the model into stages, and there's a bubble "
+             "while the pipeline fills, which more micro-batches shrink. TP isn't cheap: it can't leave the node.")
+    full = ("Pipeline parallelism does not split layers; it is cutting the model into stages, and there is a bubble "
+            "while the pipeline fills, which more micro-batches shrink. TP is not cheap: it cannot leave the node.")
+    a, b = grader.grade_core(tvp, short), grader.grade_core(tvp, full)
+    assert [(c.state, c.strength) for c in a.checkpoints] == [(c.state, c.strength) for c in b.checkpoints]

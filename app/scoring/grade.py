@@ -43,7 +43,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import respell, rubric_targets
 from app.scoring.terms import TermMatcher
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, stem, tokenize, tidy_typography
+from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -170,7 +170,7 @@ def _clean(text: str, matcher: TermMatcher) -> str:
     # Memoised: rubric texts are cleaned again for every answer they grade.
     text = _FILLER_RE.sub(" ", normalize(text))
     text = _STUTTER.sub(r"\1", text)
-    return matcher.canonicalize(text)
+    return matcher.canonicalize(spell_out_contractions(text))
 
 
 @lru_cache(maxsize=16384)

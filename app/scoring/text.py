@@ -161,6 +161,31 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+# Contractions spelt out, so 'doesn't' and 'does not' read the same ('it's been' stays: 'has').
+_CONTRACTED = re.compile(r"\b(?:(can)'t|(won)'t|(shan)'t|(\w+)n't|(\w+)'(re|ve|ll|m)|(it|that|there|here|what|who|where|how)'s(?! been\b| got\b))\b")
+_FULL = {"re": "are", "ve": "have", "ll": "will", "m": "am"}
+
+
+def spell_out_contractions(text: str) -> str:
+    """Lower-case ``text`` with its contractions spelt out.
+
+    >>> spell_out_contractions("it's fast, doesn't sync and we're done; it's been slow, can't tell, won't")
+    "it is fast, does not sync and we are done; it's been slow, cannot tell, will not"
+    """
+    def full(m: re.Match) -> str:
+        can, won, shan, neg, who, tail, it = m.groups()
+        if can:
+            return "cannot"
+        if won or shan:
+            return ("will" if won else "shall") + " not"
+        if neg:
+            return neg + " not"
+        if who:
+            return f"{who} {_FULL[tail]}"
+        return it + " is"
+    return _CONTRACTED.sub(full, text)
+
+
 def normalize(text: str) -> str:
     """Lower-case, unify dashes/quotes/unicode forms and collapse white space.
 
