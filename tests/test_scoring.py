@@ -1425,3 +1425,14 @@ def test_contractions_read_the_same_as_their_spelt_out_forms(grader, bank):
             "while the pipeline fills, which more micro-batches shrink. TP is not cheap: it cannot leave the node.")
     a, b = grader.grade_core(tvp, short), grader.grade_core(tvp, full)
     assert [(c.state, c.strength) for c in a.checkpoints] == [(c.state, c.strength) for c in b.checkpoints]
+
+
+def test_what_is_drawn_from_a_wrong_claim_through_its_reason_falls_with_it(grader):
+    from app.scoring.grade import _build_windows, _what_follows_from
+
+    said = ("A nice side effect is that the KV cache reduces memory use, because you no longer hold the prompt's activations, "
+            "so you can fit bigger batches. Decoding is memory-bound.")
+    clauses = read_answer(said)
+    windows = _build_windows(clauses, grader.matcher)
+    follows = _what_follows_from({0}, clauses, windows, frozenset(), grader.matcher)
+    assert [clauses[i].text for i in sorted(follows)] == ["so you can fit bigger batches"]  # not the reason, nor the next sentence

@@ -1254,6 +1254,9 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
         named = _subjects(text.get(c, ""), matcher)
         while nxt < len(clauses) and nxt in text and clauses[nxt].sentence == clauses[c].sentence and nxt not in wrong:
             t = text[nxt]
+            if _REASON.match(t) and not (_subjects(t, matcher) & topics) - named:
+                nxt += 1  # the claim's reason, which may be true, and then what is drawn from both
+                continue
             if not _GOES_ON.match(t) or (_subjects(t, matcher) & topics) - named:
                 break
             out.add(nxt)
@@ -1261,6 +1264,7 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
     return out
 
 
+_REASON = re.compile(r"^(?:(?:and|but)\s+)?(?:because|since)\b")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
