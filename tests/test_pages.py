@@ -105,3 +105,14 @@ def test_static_assets_are_vendored(client):
     assert "/static/vendor/htmx-2.0.11.min.js" in page and "https://" not in page.split("<body", 1)[0]
     assert client.get("/static/vendor/htmx-2.0.11.min.js").status_code == 200
     assert client.get("/static/vendor/pico-2.1.1.min.css").status_code == 200
+
+
+def test_feedback_quotes_every_clause_that_earned_a_point(client):
+    said = ("TensorRT does graph optimization, layer fusion and INT8 calibration, and builds an engine for the target GPU. "
+            "cuDNN supplies tuned primitives such as convolutions. DALI moves decoding and augmentation onto the GPU.")
+    res = client.post("/questions/train-vs-infer-optimization/attempts", data={"answer": said}, follow_redirects=True)
+    assert res.status_code == 200
+    item = re.search(r'<li class="checkpoint[^"]*" data-checkpoint-id="nvidia-tools".*?</li>', res.text, re.S).group()
+    quotes = re.findall(r"<q>(.*?)</q>", item)
+    assert quotes[1:] == ["cuDNN supplies tuned primitives such as convolutions", "DALI moves decoding and augmentation onto the GPU"]
+    assert len(re.findall(r'<mark class="evidence"[^>]*>DALI moves', res.text)) == 1  # highlighted in the answer too

@@ -1436,3 +1436,22 @@ def test_what_is_drawn_from_a_wrong_claim_through_its_reason_falls_with_it(grade
     windows = _build_windows(clauses, grader.matcher)
     follows = _what_follows_from({0}, clauses, windows, frozenset(), grader.matcher)
     assert [clauses[i].text for i in sorted(follows)] == ["so you can fit bigger batches"]  # not the reason, nor the next sentence
+
+
+def test_evidence_includes_the_clauses_that_make_a_points_other_sub_claims(grader, bank):
+    tvi = bank.get("train-vs-infer-optimization")
+    said = ("TensorRT does graph optimization, layer fusion and INT8 calibration, and builds an engine for the target GPU. "
+            "cuDNN supplies tuned primitives such as convolutions. DALI moves decoding and augmentation onto the GPU.")
+    tools = next(c for c in grader.grade(tvi, said).checkpoints if c.id == "nvidia-tools")
+    assert tools.state == "covered"
+    assert [e.text for e in tools.evidence] == [
+        "TensorRT does graph optimization, layer fusion and INT8 calibration, and builds an engine for the target GPU",
+        "cuDNN supplies tuned primitives such as convolutions", "DALI moves decoding and augmentation onto the GPU"]
+    # a clause closer to another point is not evidence for this one
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    said = ("With pipeline parallelism you put different layers on different GPUs, and the activations are sent from one stage to the next. "
+            "Tensor parallelism is when you split the matrices themselves: each GPU holds part of each weight matrix. "
+            "Then the GPUs need to exchange results, I think with an all-gather after every layer. "
+            "It's more communication-heavy, so it works best with a fast interconnect like NVLink.")
+    definition = next(c for c in grader.grade(tvp, said).checkpoints if c.id == "tp-definition")
+    assert definition.evidence and all("all-gather" not in e.text for e in definition.evidence)

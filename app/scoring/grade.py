@@ -724,8 +724,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
     results = []
     for k, p in enumerate(rubric.checkpoints):
-        feats, best = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
-                                          subjects)
+        feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
+                                                subjects)
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -735,7 +735,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
             p_partial = p_covered = 0.0
         state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
         strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
-        evidence = (_original_span(windows[best].start, windows[best].end, to_original),) if best is not None and state != MISSED else ()
+        evidence = ()
+        if best is not None and state != MISSED:
+            # the best clause first; then, in the answer's order, those that make its other sub-claims
+            evidence = tuple(_original_span(windows[i].start, windows[i].end, to_original) for i in (best, *more))
         results.append(CheckpointGrade(p.id, state, round(float(strength), 3), evidence, tuple(sorted(feats.items()))))
 
     # Mostly the decided states, so the score agrees with the checklist; the strength breaks ties.
@@ -746,8 +749,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
-                        rubric_subjects: frozenset[str] = frozenset()) -> tuple[dict[str, float], int | None]:
-    """The signals for checkpoint ``k`` and the index of the window that best supports it.
+                        rubric_subjects: frozenset[str] = frozenset()) -> tuple[dict[str, float], int | None, list[int]]:
+    """The signals for checkpoint ``k``, the index of the window that best supports it, and the
+    clauses elsewhere in the answer that make others of its sub-claims (further evidence).
     ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts)."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
@@ -786,7 +790,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         if s > best_score + 1e-9 or (abs(s - best_score) <= 1e-9 and best is not None and len(w.clauses) < len(windows[best].clauses)):
             best, best_score = i, s
     if best is None:
-        return {name: 0.0 for name in OrdinalModel.FEATURES}, None
+        return {name: 0.0 for name in OrdinalModel.FEATURES}, None, []
     w = windows[best]
     # What the whole answer says: clauses that name terms and predicate nothing add no words.
     empty = {w.clauses[0] for w in windows if len(w.clauses) == 1 and w.substance == 0}
@@ -797,11 +801,24 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # Clauses close to the point, each said once: repeating a sentence supports nothing more.
     support = len({windows[i].text for i in usable if len(windows[i].clauses) == 1 and cp_sim[i, k] >= tuning.support_sim})
     facets = 0.0
+    more: list[int] = []
     if facet_refs:
         made = [
             any(sims[i, fr] >= tuning.facet_sim and windows[i].substance > 0 for i in usable) for fr in facet_refs
         ]
         facets = sum(made) / len(made)
+        # Further evidence: for each sub-claim the best clause does not make, the clause closest
+        # to it that does, when that clause is also close to the point as a whole and closer to it
+        # than to any other point ('TP is intra-layer' is evidence for the TP definition, not for
+        # the communication trade-off).
+        singles = [i for i in usable if len(windows[i].clauses) == 1 and not set(windows[i].clauses) & set(windows[best].clauses)
+                   and cp_sim[i, k] >= cp_sim[i].max()]
+        for fr in facet_refs:
+            if sims[best, fr] >= tuning.facet_sim or not singles:
+                continue
+            i = max(singles, key=lambda j: sims[j, fr])
+            if sims[i, fr] >= tuning.facet_sim and cp_sim[i, k] >= tuning.support_sim and i not in more:
+                more.append(i)
     else:
         facets = 1.0 if cp_sim[best, k] >= tuning.facet_sim else 0.0
     feats = {
@@ -819,7 +836,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         "align": align.recall(k, w.clauses) if align else float(cp_sim[best, k]),
         "align_all": align.recall(k, sorted({c for i in usable for c in windows[i].clauses})) if align else float(cp_sim[best, k]),
     }
-    return feats, best
+    return feats, best, sorted(more, key=lambda i: windows[i].start)[:2]
 
 
 class _Alignment:
