@@ -361,15 +361,17 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
 
 
-def test_a_denial_inside_the_subjects_relative_clause_does_not_deny_the_main_claim():
+def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():
     from app.scoring.polarity import negated
 
     for text in ("During backward, the activations that weren't kept are recomputed from the checkpoints",
-                 "the layers that do not fit in memory are offloaded", "the weights which are not pruned get fine-tuned"):
+                 "the layers that do not fit in memory are offloaded", "the weights which are not pruned get fine-tuned",
+                 "Pruning removes weights that aren't important", "Pruning cuts parts of the network that are not needed"):
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     # the relative clause is the claim when nothing follows it, and the main verb's own denial stays
     assert negated("we moved to BF16, which doesn't need loss scaling")
+    assert negated("I know that doesn't work") and negated("it means that the layers are not split")
     assert negated("the activations that were kept are not recomputed")
     assert read_answer("the activations that weren't kept are never recomputed")[-1].negated
 

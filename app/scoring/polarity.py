@@ -46,14 +46,17 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
+# Verbs after which 'that' opens what is said, not a relative clause: 'I know that doesn't work'.
+_SAYS = "know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice find found see saw so and but".split()
 NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
-    r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without|"
-    # a denial inside a relative clause of the subject, before the main verb: 'the activations that
-    # weren't kept are recomputed' says they are recomputed (not 'bf16, which doesn't need scaling')
-    r"(?:that|which|who) (?:(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ?(?:n'?t|not)|cannot|never|not) "
-    r"(?:[\w-]+ ){1,4}?(?=(?:is|are|was|were|gets?|got|can|will|must|should|stays?|remains?|needs?|has|have|goes|becomes?|takes?|sits?)\b))\b"
+    r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
+    # a denial inside a restrictive relative clause says which things, not that the claim fails:
+    # 'the activations that weren't kept are recomputed', 'pruning removes weights that aren't
+    # important' (not 'bf16, which doesn't need scaling', which says it of bf16)
+    r"(?<=[a-z0-9] )" + "".join(rf"(?<!\b{v} )" for v in _SAYS) +
+    r"\b(?:that|which|who) (?:(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ?(?:n'?t|not)|cannot|never|not)\b"
 )
 # Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
 NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely"
