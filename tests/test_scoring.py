@@ -271,6 +271,11 @@ def test_reported_views_are_flagged():
         ("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path with the battery", True, False),
         ("fusion keeps intermediates in registers and does not write them to hbm", "fusion keeps intermediates on chip", True, False),
         ("fusion keeps intermediates in registers and does not save any memory traffic", "fusion saves memory traffic", True, True),
+        # waiting for something against doing it as soon as it can
+        ("ddp waits for the whole backward pass to finish before starting any all-reduce",
+         "ddp starts the all-reduce of a bucket as soon as its gradients are ready", False, True),
+        ("the wrapper doesn't wait for the whole backward pass to finish before it starts talking",
+         "ddp starts the all-reduce of a bucket as soon as its gradients are ready", True, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):

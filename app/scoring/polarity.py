@@ -37,6 +37,7 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"static", r"dynamic"),
     (r"synchronous|synchronously", r"asynchronous|asynchronously"),
     (r"idle|waiting", r"busy"),
+    (r"waits? (?:for|until)|waited (?:for|until)", r"as soon as|immediately|right away"),
     (r"cheap|cheaper|inexpensive", r"expensive|costly|costlier"),
     (r"good|better|best", r"bad|worse|worst"),
     (r"possible|able", r"impossible|unable"),
