@@ -377,6 +377,11 @@ def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():
     # the relative clause is the claim when nothing follows it, and the main verb's own denial stays
     assert negated("we moved to BF16, which doesn't need loss scaling")
     assert negated("I know that doesn't work") and negated("it means that the layers are not split")
+    # two denials that cancel require what they name
+    for text in ("none of this should ship without an accuracy check on held-out data", "you can't get a speed-up without structured sparsity"):
+        assert not negated(text), text
+        assert not read_answer(text)[-1].negated, text
+    assert negated("it runs without the cache") and negated("nothing changes, it runs without the cache")
     assert negated("the activations that were kept are not recomputed")
     assert read_answer("the activations that weren't kept are never recomputed")[-1].negated
 

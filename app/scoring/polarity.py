@@ -59,6 +59,21 @@ NOT_NEGATIONS = re.compile(
     r"(?<=[a-z0-9] )" + "".join(rf"(?<!\b{v} )" for v in _SAYS) +
     r"\b(?:that|which|who) (?:(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ?(?:n'?t|not)|cannot|never|not)\b"
 )
+# Two denials that cancel: 'none of this should ship without an accuracy check' requires the check.
+_DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b([^,;.]{0,60}?)\b(without)\b")
+
+
+def blank_non_negations(text: str) -> str:
+    """``text`` (lower case) with the negation words that deny nothing blanked, at the same length:
+    'no matter how', 'not only', a denial inside a restrictive relative clause, two that cancel.
+
+    >>> blank_non_negations("none of this should ship without a check").split()
+    ['of', 'this', 'should', 'ship', 'a', 'check']
+    """
+    text = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text)
+    return _DOUBLE_DENIAL.sub(lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(3)), text)
+
+
 # Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
 NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely"
 # The words of negation (reading.py adds its verdict words, 'myth', 'a bad idea', to them).
@@ -138,7 +153,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     """
     text = spelled(text.lower())
     # 'no doubt', 'not only' negate nothing, near a word or not (same length: offsets stay).
-    text = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text)
+    text = blank_non_negations(text)
     if is_negated is None:
         is_negated = negated(text)
     flip = -1 if is_negated else 1
@@ -180,7 +195,7 @@ RESTRICTIVE = re.compile(r"\bonly (?:\w+ ){0,4}?(?:if|when|unless)\b|\bunless\b"
 
 @lru_cache(maxsize=65536)
 def negated(text: str) -> bool:
-    text = NOT_NEGATIONS.sub(" ", text.lower())
+    text = blank_non_negations(text.lower())
     return bool(NEGATORS.search(text) or RESTRICTIVE.search(text))
 
 
@@ -307,7 +322,7 @@ _SECOND_PREDICATE_DENIED = re.compile(
 def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     """The lowered text (phrases that negate nothing blanked out) and, for each negation in it,
     where it starts, where it ends and where what it denies ends."""
-    low = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text.lower())
+    low = blank_non_negations(text.lower())
     spans = []
     for m in NEGATORS.finditer(low):
         end = _SCOPE_END.search(low, m.end())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.scoring.polarity import NEGATION_WORDS, NOT_NEGATIONS
+from app.scoring.polarity import NEGATION_WORDS, blank_non_negations
 from app.scoring.text import FILLERS, WORD
 
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
@@ -557,7 +557,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         end=end,
         text=body,
         sentence=sentence,
-        negated=contrast or bool(_NEGATION.search(NOT_NEGATIONS.sub(" ", body.lower()))),
+        negated=contrast or bool(_NEGATION.search(blank_non_negations(body.lower()))),
         ignorance=bool(_IGNORANCE.search(body)),
         retracted=retracted,
         instruction=bool(TALKS_TO_GRADER.search(body)),
