@@ -1,5 +1,6 @@
 """Benchmark the default offline grader on this machine: start-up, memory, throughput and
-latency for 100- and 500-word answers against a 12-checkpoint question.
+latency for 100- and 500-word answers against a 12-checkpoint question, and the slowest of a
+set of 20,000-character answers (the longest the app accepts) written to be hard to read.
 
     python scripts/bench_grader.py [--runs N]
 
@@ -88,6 +89,15 @@ def main() -> None:
             list(pool.map(lambda a: grader.grade(q, a), answers))
         elapsed = time.perf_counter() - t
         print(f"{threads} grading threads, 100-word answers: {len(answers) / elapsed:.1f} answers/s")
+    # The longest answer the app accepts (20,000 characters), written to be hard to read: one
+    # real answer, then runs of negations, fillers, repairs and clause openers.
+    worst = 0.0
+    for unit in (q.model_answer + " ", "doesn't ", "can't ", "no ", "without ", "um ", "and not ", "that weren't ", "no wait ", "because ", "people say "):
+        answer = (unit * (20_000 // len(unit) + 1))[:20_000]
+        t = time.perf_counter()
+        grader.grade(q, answer)
+        worst = max(worst, time.perf_counter() - t)
+    print(f"20,000-character answers (the model answer repeated; runs of negations, fillers, repairs): slowest {worst:.2f} s")
     print(f"peak RSS {rss_mb():.0f} MB")
 
 

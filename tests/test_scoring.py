@@ -271,11 +271,6 @@ def test_reported_views_are_flagged():
         ("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path with the battery", True, False),
         ("fusion keeps intermediates in registers and does not write them to hbm", "fusion keeps intermediates on chip", True, False),
         ("fusion keeps intermediates in registers and does not save any memory traffic", "fusion saves memory traffic", True, True),
-        # waiting for something against doing it as soon as it can
-        ("ddp waits for the whole backward pass to finish before starting any all-reduce",
-         "ddp starts the all-reduce of a bucket as soon as its gradients are ready", False, True),
-        ("the wrapper doesn't wait for the whole backward pass to finish before it starts talking",
-         "ddp starts the all-reduce of a bucket as soon as its gradients are ready", True, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -371,17 +366,23 @@ def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():
 
     for text in ("During backward, the activations that weren't kept are recomputed from the checkpoints",
                  "the layers that do not fit in memory are offloaded", "the weights which are not pruned get fine-tuned",
-                 "Pruning removes weights that aren't important", "Pruning cuts parts of the network that are not needed"):
+                 "the weights that can't be pruned are kept in FP16"):
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     # the relative clause is the claim when nothing follows it, and the main verb's own denial stays
     assert negated("we moved to BF16, which doesn't need loss scaling")
     assert negated("I know that doesn't work") and negated("it means that the layers are not split")
+    # where the relative clause is what is claimed, its denial is the claim's
+    for text in ("Pipeline parallelism is the kind that doesn't send activations between stages", "Bulb A is in a path that isn't closed",
+                 "FP16 is the format that doesn't need the loss multiplied by a scale factor before backward",
+                 "because that doesn't overlap", "if that doesn't work you fall back"):
+        assert negated(text), text
     # two denials that cancel require what they name
     for text in ("none of this should ship without an accuracy check on held-out data", "you can't get a speed-up without structured sparsity"):
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     assert negated("it runs without the cache") and negated("nothing changes, it runs without the cache")
+    assert negated("gradients are never averaged across ranks and each replica works without an all-reduce")  # two clauses
     assert negated("the activations that were kept are not recomputed")
     assert read_answer("the activations that weren't kept are never recomputed")[-1].negated
 
@@ -1448,6 +1449,9 @@ def test_what_is_drawn_from_a_wrong_claim_through_its_reason_falls_with_it(grade
     windows = _build_windows(clauses, grader.matcher)
     follows = _what_follows_from({0}, clauses, windows, frozenset(), grader.matcher)
     assert [clauses[i].text for i in sorted(follows)] == ["so you can fit bigger batches"]  # not the reason, nor the next sentence
+    # read through contractions, which are compared spelt out ('that's why' as 'that is why')
+    clauses = read_answer("Tensor parallelism assigns whole layers to different GPUs - that's why every GPU holds whole layers.")
+    assert _what_follows_from({0}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher) == {1}
 
 
 def test_evidence_includes_the_clauses_that_make_a_points_other_sub_claims(grader, bank):

@@ -1245,7 +1245,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
 
 
-_GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that's why|therefore)\b")  # 'which means' too
+_GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that(?:'s| is) why|therefore)\b")  # 'which means' too
 
 
 def _clause_texts(windows: list[_Window]) -> dict[int, str]:

@@ -12,6 +12,7 @@ General language, not domain terms: the domain's own words live in the glossary 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from rapidfuzz import process
@@ -37,7 +38,6 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"static", r"dynamic"),
     (r"synchronous|synchronously", r"asynchronous|asynchronously"),
     (r"idle|waiting", r"busy"),
-    (r"waits? (?:for|until)|waited (?:for|until)", r"as soon as|immediately|right away"),
     (r"cheap|cheaper|inexpensive", r"expensive|costly|costlier"),
     (r"good|better|best", r"bad|worse|worst"),
     (r"possible|able", r"impossible|unable"),
@@ -46,26 +46,30 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
 )
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
+# Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
+_NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
+                 "find found see saw argue assume hope out sure true fact so and but or because if when whether unless since though "
+                 "although once is was are were").split()
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
-# Verbs after which 'that' opens what is said, not a relative clause: 'I know that doesn't work'.
-_SAYS = "know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice find found see saw so and but".split()
 NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
-    # a denial inside a restrictive relative clause says which things, not that the claim fails:
-    # 'the activations that weren't kept are recomputed', 'pruning removes weights that aren't
-    # important' (not 'bf16, which doesn't need scaling', which says it of bf16)
-    r"(?<=[a-z0-9] )" + "".join(rf"(?<!\b{v} )" for v in _SAYS) +
-    r"\b(?:that|which|who) (?:(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should) ?(?:n'?t|not)|cannot|never|not)\b"
+    # a denial inside a relative clause of the subject, before the main verb: 'the activations that
+    # weren't kept are recomputed' says they are recomputed; not 'bf16, which doesn't need scaling',
+    # nor 'the kind that doesn't send activations', 'a path that isn't closed' (the clause is the claim)
+    r"(?<=[a-z0-9] )" + "".join(rf"(?<!\b{v} )" for v in _NOT_RELATIVE) +
+    r"\b(?:that|which|who) (?:(?:is|are|was|were|do|does|did|has|have|had|could|would|should) ?(?:n'?t|not)|can'?t|can not|cannot|won'?t|will not|never|not) "
+    r"(?:[\w-]+ ){1,4}?(?=(?:is|are|was|were|gets?|got|can|will|must|should|stays?|remains?|needs?|has|have|goes|becomes?|takes?|sits?)\b)"
 )
 # Two denials that cancel: 'none of this should ship without an accuracy check' requires the check.
-_DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b([^,;.]{0,60}?)\b(without)\b")
+# Not across a second clause: 'gradients are never averaged and each replica works without it'.
+_DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b((?:(?!\b(?:and|but|or|so|while|whereas)\b)[^,;.]){0,60}?)\b(without)\b")
 
 
 def blank_non_negations(text: str) -> str:
     """``text`` (lower case) with the negation words that deny nothing blanked, at the same length:
-    'no matter how', 'not only', a denial inside a restrictive relative clause, two that cancel.
+    'no matter how', 'not only', a denial inside the subject's relative clause, two that cancel.
 
     >>> blank_non_negations("none of this should ship without a check").split()
     ['of', 'this', 'should', 'ship', 'a', 'check']
@@ -238,7 +242,9 @@ def _lessening_denied(text: str) -> bool:
     (True, False)
     """
     low, spans = _denials(text)
-    return any(LESSENS.search(low, after, stop) for _, after, stop in spans)
+    lessens = list(LESSENS.finditer(low)) if spans else []
+    starts = [x.start() for x in lessens]
+    return any((j := bisect_left(starts, after)) < len(lessens) and lessens[j].end() <= stop for _, after, stop in spans)
 
 
 # A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
@@ -324,9 +330,12 @@ def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     where it starts, where it ends and where what it denies ends."""
     low = blank_non_negations(text.lower())
     spans = []
+    ends = None
     for m in NEGATORS.finditer(low):
-        end = _SCOPE_END.search(low, m.end())
-        spans.append((m.start(), m.end(), end.start() if end else len(low)))
+        if ends is None:  # found once, not searched for again after every negation (quadratic on hostile text)
+            ends = [e.start() for e in _SCOPE_END.finditer(low)] + [len(low)]
+        # the first end at or after the negation's end (a match may start inside the negation word)
+        spans.append((m.start(), m.end(), ends[bisect_left(ends, m.end())]))
     return low, spans
 
 
@@ -366,9 +375,18 @@ def _denies_a_harm(clause: str) -> bool:
     (True, False)
     """
     low, spans = _denials(clause)
+    if not spans:
+        return False
+    # Each found once, in order, not searched for again after every negation.
+    harms = list(HARMS.finditer(low))
+    lessens = list(LESSENS.finditer(low))
+    harm_at, lessen_at = [h.start() for h in harms], [x.start() for x in lessens]
     for _, after, stop in spans:
-        harm = HARMS.search(low, after, stop)
-        if harm and not LESSENS.search(low, after, harm.start()):  # 'does not reduce the overhead' denies a remedy
+        i = bisect_left(harm_at, after)
+        if i == len(harms) or harms[i].end() > stop:
+            continue
+        j = bisect_left(lessen_at, after)
+        if j == len(lessens) or lessens[j].end() > harm_at[i]:  # 'does not reduce the overhead' denies a remedy
             return True
     return False
 

@@ -161,8 +161,10 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-# Contractions spelt out, so 'doesn't' and 'does not' read the same ('it's been' stays: 'has').
-_CONTRACTED = re.compile(r"\b(?:(can)'t|(won)'t|(shan)'t|(\w+)n't|(\w+)'(re|ve|ll|m)|(it|that|there|here|what|who|where|how)'s(?! been\b| got\b))\b")
+# Contractions spelt out, so 'doesn't' and 'does not' read the same ('it's been', 'what's happened'
+# stay: 'has'; 'ain't' stays).
+_CONTRACTED = re.compile(r"\b(?:(can)'t|(won)'t|(shan)'t|(?!ain't)(\w+)n't|(\w+)'(re|ve|ll|m)|"
+                         r"(it|that|there|here|what|who|where|how)'s(?! (?:been|got|gotten|had|done|become|happened|made|gone|grown)\b))\b")
 _FULL = {"re": "are", "ve": "have", "ll": "will", "m": "am"}
 
 
@@ -171,6 +173,8 @@ def spell_out_contractions(text: str) -> str:
 
     >>> spell_out_contractions("it's fast, doesn't sync and we're done; it's been slow, can't tell, won't")
     "it is fast, does not sync and we are done; it's been slow, cannot tell, will not"
+    >>> spell_out_contractions("what's happened ain't news, that's why")
+    "what's happened ain't news, that is why"
     """
     def full(m: re.Match) -> str:
         can, won, shan, neg, who, tail, it = m.groups()
