@@ -89,6 +89,7 @@ def main() -> None:
             list(pool.map(lambda a: grader.grade(q, a), answers))
         elapsed = time.perf_counter() - t
         print(f"{threads} grading threads, 100-word answers: {len(answers) / elapsed:.1f} answers/s")
+    print(f"peak RSS after the 100- and 500-word answers {rss_mb():.0f} MB")
     # The longest answer the app accepts (20,000 characters), written to be hard to read: one
     # real answer, then runs of negations, fillers, repairs and clause openers.
     worst = 0.0
@@ -97,8 +98,8 @@ def main() -> None:
         t = time.perf_counter()
         grader.grade(q, answer)
         worst = max(worst, time.perf_counter() - t)
-    print(f"20,000-character answers (the model answer repeated; runs of negations, fillers, repairs): slowest {worst:.2f} s")
-    print(f"peak RSS {rss_mb():.0f} MB")
+    print(f"20,000-character answers (the model answer repeated; runs of negations, fillers, repairs): slowest {worst:.2f} s, "
+          f"peak RSS {rss_mb():.0f} MB")
 
 
 if __name__ == "__main__":
