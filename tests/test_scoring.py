@@ -1191,7 +1191,8 @@ def test_glossary_words_british_spellings_and_word_forms_are_not_slips(grader):
     known = _Known(english_words(), grader.matcher.words)
     assert "tensorrt" in grader.matcher.words
     targets = frozenset({"tensor", "shared", "optimized", "pipeline"})
-    assert respell("tensorrt sharded optimiser pipleine", targets, known) == "tensorrt sharded optimiser pipeline"
+    # a British spelling is spelt the American way, not respelt as another rubric word ('optimized')
+    assert respell("tensorrt sharded optimiser pipleine", targets, known) == "tensorrt sharded optimizer pipeline"
 
 
 def test_without_a_readable_word_list_nothing_is_respelt_and_grading_goes_on(monkeypatch, bank, tmp_path):
@@ -1471,3 +1472,20 @@ def test_evidence_includes_the_clauses_that_make_a_points_other_sub_claims(grade
             "It's more communication-heavy, so it works best with a fast interconnect like NVLink.")
     definition = next(c for c in grader.grade(tvp, said).checkpoints if c.id == "tp-definition")
     assert definition.evidence and all("all-gather" not in e.text for e in definition.evidence)
+
+
+def test_british_spellings_read_the_same_as_american_ones(grader, bank):
+    import re
+
+    tvi = bank.get("train-vs-infer-optimization")
+    american = ("Training optimizes for final accuracy and can use large batches and lots of GPU-hours; inference optimizes latency "
+                "and cost per request. Quantization moves weights and activations to INT8 or FP8, so the model is smaller and the "
+                "math is faster; you calibrate the scales on sample data and check the accuracy drop. Pruning is the easy win on GPUs: "
+                "set the 50% smallest-magnitude weights to zero anywhere in the matrix and inference gets roughly twice as fast, since "
+                "half of the multiplications disappear. Distillation is a related compression trick: you distill the teacher by "
+                "squeezing its own weights down, using its outputs as targets, so you end up with a compressed version of the same "
+                "network. Finally TensorRT fuses layers and builds an optimized engine, and I'd compare latency before and after.")
+    british = re.sub(r"(?<=[a-z]{3})iz(?=(?:e|es|ed|ing|ation|ations|er|ers)\b)", "is", american)
+    assert british != american
+    a, b = grader.grade_core(tvi, american), grader.grade_core(tvi, british)
+    assert [(c.id, c.state) for c in a.checkpoints] == [(c.id, c.state) for c in b.checkpoints]
