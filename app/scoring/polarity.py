@@ -242,9 +242,8 @@ def _lessening_denied(text: str) -> bool:
     (True, False)
     """
     low, spans = _denials(text)
-    lessens = list(LESSENS.finditer(low)) if spans else []
-    starts = [x.start() for x in lessens]
-    return any((j := bisect_left(starts, after)) < len(lessens) and lessens[j].end() <= stop for _, after, stop in spans)
+    lessens = _Found(LESSENS, low) if spans else None
+    return any(lessens.within(after, stop) for _, after, stop in spans)
 
 
 # A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
@@ -325,6 +324,20 @@ _SECOND_PREDICATE_DENIED = re.compile(
 )
 
 
+class _Found:
+    """A pattern's matches in one text, found once (a search from every negation to the end of
+    the text is quadratic on hostile input), and asked which lies within a stretch of it."""
+
+    def __init__(self, pattern: re.Pattern, text: str):
+        self.matches = list(pattern.finditer(text))
+        self.starts = [m.start() for m in self.matches]
+
+    def within(self, start: int, stop: int) -> re.Match | None:
+        """The first match inside text[start:stop], as ``pattern.search(text, start, stop)`` finds it."""
+        i = bisect_left(self.starts, start)
+        return self.matches[i] if i < len(self.matches) and self.matches[i].end() <= stop else None
+
+
 def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     """The lowered text (phrases that negate nothing blanked out) and, for each negation in it,
     where it starts, where it ends and where what it denies ends."""
@@ -377,16 +390,10 @@ def _denies_a_harm(clause: str) -> bool:
     low, spans = _denials(clause)
     if not spans:
         return False
-    # Each found once, in order, not searched for again after every negation.
-    harms = list(HARMS.finditer(low))
-    lessens = list(LESSENS.finditer(low))
-    harm_at, lessen_at = [h.start() for h in harms], [x.start() for x in lessens]
+    harms, lessens = _Found(HARMS, low), _Found(LESSENS, low)
     for _, after, stop in spans:
-        i = bisect_left(harm_at, after)
-        if i == len(harms) or harms[i].end() > stop:
-            continue
-        j = bisect_left(lessen_at, after)
-        if j == len(lessens) or lessens[j].end() > harm_at[i]:  # 'does not reduce the overhead' denies a remedy
+        harm = harms.within(after, stop)
+        if harm and not lessens.within(after, harm.start()):  # 'does not reduce the overhead' denies a remedy
             return True
     return False
 

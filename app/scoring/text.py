@@ -111,6 +111,11 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     text = text.translate(QUOTES)
     out: list[str] = []
     where: list[int] = []
+
+    def put(piece: str, at: int) -> None:  # every character of ``piece`` comes from position ``at``
+        out.append(piece)
+        where.extend([at] * len(piece))
+
     i, n = 0, len(text)
     lines = text.split("\n")
     # Hard wrapping is systematic: at least two long lines break off mid-sentence. One line that
@@ -141,21 +146,16 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
                         text[j].islower() or line + 1 + len(next_word.group()) > width)
                     # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
                     at_hyphen = i > 1 and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
-            piece = "" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " "
-            out.append(piece)
-            where.extend([i] * len(piece))
+            put("" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " ", i)
             i = j
         elif ch in _LONG_DASHES and not (ch == "\u2013" and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()):
             # A dash between clauses reads as ' - ' (a range '2\u20134' stays one word).
             pad_before = not out or out[-1][-1:] not in (" ", "\n")
             pad_after = i + 1 < n and not text[i + 1].isspace()
-            piece = (" " if pad_before else "") + "-" + (" " if pad_after else "")
-            out.append(piece)
-            where.extend([i] * len(piece))
+            put((" " if pad_before else "") + "-" + (" " if pad_after else ""), i)
             i += 1
         else:
-            out.append(ch)
-            where.append(i)
+            put(ch, i)
             i += 1
     where.append(n)
     return "".join(out), where
