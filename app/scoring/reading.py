@@ -571,8 +571,29 @@ def _replace(c: Clause, **changes) -> Clause:
     return Clause(**{**c.__dict__, **changes})
 
 
+# A bracketed gloss: '(' before the piece and ')' after it, with nothing else between.
+_OPENS_ASIDE = re.compile(r"\(\s*$")
+_CLOSES_ASIDE = re.compile(r"\s*\)")
+
+
 def _merge_fragments(text: str, clauses: list[Clause]) -> None:
-    """Glue one- or two-word pieces ('so', 'first') onto the next clause of the same sentence."""
+    """Glue one- or two-word pieces ('so', 'first') onto the next clause of the same sentence; a
+    short bracketed gloss ('at certain points (the checkpoints) and ...') onto the clause it glosses.
+
+    >>> [c.text for c in read_answer("You keep activations at certain points (the checkpoints) and recompute the others.")]
+    ['You keep activations at certain points (the checkpoints)', 'and recompute the others']
+    """
+    i = 0
+    while i < len(clauses):
+        c = clauses[i]
+        if i and _word_count(c.text) <= 2 and not c.retracted and (p := clauses[i - 1]).sentence == c.sentence and not p.retracted:
+            opens, closes = _OPENS_ASIDE.search(text, p.end, c.start), _CLOSES_ASIDE.match(text, c.end)
+            if opens and closes and text[p.end : opens.start()].strip() == "":
+                clauses[i - 1] = _replace(_make_clause(text, p.start, closes.end(), p.sentence, False, p.negated), question=p.question)
+                del clauses[i]
+                i -= 1  # the glossed clause may itself be a fragment
+                continue
+        i += 1
     i = 0
     while i < len(clauses) - 1:
         c, n = clauses[i], clauses[i + 1]
