@@ -1228,7 +1228,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
         own_scope = counts > 0
-        says_own = (w.words | w.keys) & (m_own - correct_words)
+        says_own = (w.words | w.keys) & (m_own - correct_words) - _modifier_parts(w.text, m_own)
         # ... said the claim's way up: 'tokens attend to each other' does not say 'tokens never attend'
         says_own = {x for x in says_own if x not in m_denies or x in polarity.denied_words(w.text)}
         if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
@@ -1243,6 +1243,29 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         return None
     w = windows[best_i]
     return MisconceptionHit(m.id, (Span(w.start, w.end),), round(best, 3)), best_i
+
+
+_COMPOUND = re.compile(r"\b([a-z0-9]+)-([a-z0-9]+)\b")
+
+
+def _modifier_parts(text: str, claim_words: Container[str]) -> set[str]:
+    """Words of ``text`` said only as half of a hyphenated compound whose other half the claim does
+    not say: 'a memory-saving technique' does not say the 'saving' of 'saving the weights to disk',
+    while 'memory-bound' says both words of 'is memory bound'.
+
+    >>> sorted(_modifier_parts("checkpointing is a memory-saving technique", {"sav", "weight", "disk"}))
+    ['sav']
+    >>> sorted(_modifier_parts("the fused kernel is memory-bound", {"memory", "bound"}))
+    []
+    """
+    alone = set(content_words(_COMPOUND.sub(" ", text)))  # said on their own too
+    parts = set()
+    for a, b in _COMPOUND.findall(text):
+        sa, sb = (content_words(a) or [""])[0], (content_words(b) or [""])[0]
+        for x, other in ((sa, sb), (sb, sa)):
+            if x and x in claim_words and other not in claim_words and x not in alone:
+                parts.add(x)
+    return parts
 
 
 _GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that(?:'s| is) why|therefore)\b")  # 'which means' too
