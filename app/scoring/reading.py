@@ -221,6 +221,34 @@ def _spans(text: str, pattern: re.Pattern, start: int, end: int) -> list[tuple[i
     return out
 
 
+# A formula in brackets ('(p-1)/m', '2(N-1)/N', '(m+p-1)'): short operands, at least one of them
+# a number or a one-letter name, joined by operators. Its brackets are no aside.
+_FORMULA = re.compile(r"\(\s*(?=[^()]*(?:\d|\b[a-z]\b))[\w.]{1,6}(?:\s*[-+*/^=]\s*[\w.]{1,6})+\s*\)", re.I)
+
+
+def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """text[start:end] split into clauses at _CLAUSE_SPLIT, but not at the brackets of a formula.
+
+    >>> t = "The bubble is about (p-1)/m of the step, so more micro-batches help"
+    >>> [t[a:b] for a, b in _clause_spans(t, 0, len(t))]
+    ['The bubble is about (p-1)/m of the step', 'so more micro-batches help']
+    >>> t = "Each GPU sends 2(N-1)/N of the buffer (the ring) in total"
+    >>> [t[a:b] for a, b in _clause_spans(t, 0, len(t))]
+    ['Each GPU sends 2(N-1)/N of the buffer', 'the ring', 'in total']
+    """
+    formulas = [(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)]
+    out, pos = [], start
+    for m in _CLAUSE_SPLIT.finditer(text, start, end):
+        if any(a < m.end() and m.start() < b for a, b in formulas):
+            continue
+        if m.start() > pos:
+            out.append((pos, m.start()))
+        pos = max(pos, m.end())
+    if pos < end:
+        out.append((pos, end))
+    return out
+
+
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and not text[start].isalnum():
         start += 1
@@ -288,7 +316,7 @@ def read_answer(answer: str) -> list[Clause]:
                 _retract_sentence_end(answer, clauses, len(clauses), premise=_takes_back(answer[s0 : pieces[0][0]]))
         for n_piece, ((p0, p1), retracted) in enumerate(zip(pieces, corrected)):
             first_new = len(clauses)
-            for c0, c1 in _split_leading_denial(answer, _spans(answer, _CLAUSE_SPLIT, p0, p1)):
+            for c0, c1 in _split_leading_denial(answer, _clause_spans(answer, p0, p1)):
                 contrast = _spans(answer, _CONTRAST, c0, c1)
                 set_aside = {m.end() for m in _CONTRAST.finditer(answer, c0, c1)}
                 pieces_ = []
