@@ -77,7 +77,17 @@ _BARE_RETRACTION = re.compile(
 )
 # Contrast: what follows is what the answer rejects ('memory traffic rather than FLOPs').
 # ', not Y' after a claim sets Y against it: 'on every GPU, not just on one root GPU'.
-_CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*", re.I)
+# An unpunctuated 'X not Y' that ends its clause sets a short foil against what was just said
+# ('the pitch is higher not lower', 'TP stays inside the node not across nodes'); not after a
+# verb or adverb the 'not' belongs to ('it is not lower', 'they usually not', 'or not').
+_FOIL_NOT = (r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bam)(?<!\bdo)(?<!\bdoes)(?<!\bdid)(?<!\bcan)(?<!\bcould)"
+             r"(?<!\bwill)(?<!\bwould)(?<!\bshould)(?<!\bshall)(?<!\bmust)(?<!\bmay)(?<!\bmight)(?<!\bhas)(?<!\bhave)(?<!\bhad)"
+             r"(?<!\bneed)(?<!\bor)(?<!\bif)(?<!\band)(?<!\bbut)(?<!\bwhy)(?<!\bwhether)(?<!\bthink)(?<!\bhope)(?<!\bguess)"
+             r"(?<!\bjust)(?<!\bstill)(?<!\balso)(?<!\beven)(?<!\bever)(?<!\bquite)(?<!ly)(?<![\s,;:])"
+             r"(?<!\bum)(?<!\bumm)(?<!\buh)(?<!\ber)(?<!\berm)(?<!\bhmm)(?<!\bwell)(?<!\bno)(?<!\bsorry)"
+             r"\s+not\s+(?!only\b|just\b|all\b|every\b|necessarily\b|even\b|much\b|many\b|sure\b|really\b|quite\b|exactly\b|"
+             r"too\b|very\b|so\b|yet\b|at all\b|a\b|an\b|that\b)(?=(?:[\w'-]+\s+){0,2}[\w'-]+\s*$)")
+_CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*|" + _FOIL_NOT, re.I)
 
 _CONTRAST_END = re.compile(r",\s+")
 _LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
@@ -281,6 +291,8 @@ def read_answer(answer: str) -> list[Clause]:
 
     >>> [c.text for c in read_answer("TP splits layers. PP, no wait, it splits stages")]
     ['TP splits layers', 'PP', 'it splits stages']
+    >>> [(c.text, c.negated) for c in read_answer("The pitch is higher not lower. It is not louder.")]
+    [('The pitch is higher', False), ('lower', True), ('It is not louder', True)]
     >>> [c.retracted for c in read_answer("TP goes across nodes. No, that's backwards.")]
     [True]
     >>> [(c.text, c.retracted) for c in read_answer("Fusion cuts the FLOPs. Actually no, that's wrong, it saves memory traffic.")]
