@@ -537,17 +537,18 @@ def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
 _PLAIN_WORD = re.compile(r"[\w'-]+")
 
 
-def _is_copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset(), prompt: str = "") -> bool:
-    """A window that only restates the question is not an answer; one that restates it and adds
-    what the rubric asks for ('... is a fruit if it has seeds') is. ``prompt``: the question's
-    canonical text, which a window copied from it word for word repeats, negation and all."""
+def _copy_of_prompt(window: _Window, prompt_words: set[str], rubric_words: set[str] = frozenset(), prompt: str = "") -> str:
+    """How a window restates the question: 'verbatim' (copied from it word for word, negation and
+    all; ``prompt`` is the question's canonical text), 'words' (made almost only of its words), or
+    '' (it does not). One that restates it and adds what the rubric asks for ('... is a fruit if it
+    has seeds') does not."""
     if len(window.words) >= 3 and prompt and f" {' '.join(_PLAIN_WORD.findall(window.text))} " in f" {prompt} ":
-        return True
+        return "verbatim"
     if len(window.words) < 4 or not prompt_words or window.negated:
-        return False  # 'memory layout does not affect GPU speed' answers 'why does layout affect ...?'
+        return ""  # 'memory layout does not affect GPU speed' answers 'why does layout affect ...?'
     if (window.words - prompt_words) & rubric_words:
-        return False
-    return len(window.words & prompt_words) / len(window.words) >= 0.8
+        return ""
+    return "words" if len(window.words & prompt_words) / len(window.words) >= 0.8 else ""
 
 
 class _Refs:
@@ -685,17 +686,21 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known)) if known is not None else (lambda t: t)
     windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
     prompt_text = " ".join(_PLAIN_WORD.findall(clean_for_matching(rubric.prompt, matcher)))
-    copy = {i for i, w in enumerate(windows) if _is_copy_of_prompt(w, prompt_words, rubric_words, prompt_text)}
+    copies = {i: how for i, w in enumerate(windows) if (how := _copy_of_prompt(w, prompt_words, rubric_words, prompt_text))}
+
+    refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr = _rubric_refs(rubric, matcher)
+    wv, rv = _encode_windows(windows, refs.texts, encode)
+    sims = wv @ rv.T  # (windows, refs)
+    # Made of the question's words, a window restates it unless it is closer in meaning to a
+    # checkpoint than to the question: 'the number of tree rings gets larger over time' answers
+    # 'what does the graph of tree rings versus time tell you?'.
+    copy = {i for i, how in copies.items() if how == "verbatim" or max(sims[i, r].max() for r in cp_refs) <= sims[i, prompt_ref]}
     copied = {windows[i].clauses[0] for i in copy if len(windows[i].clauses) == 1}
     # A restated question earns nothing, alone or joined to the answer's first clause.
     keep = [i for i, w in enumerate(windows) if i not in copy and not copied & set(w.clauses)]
     if not keep:
         return _missed_all(rubric, notes)
-
-    refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr = _rubric_refs(rubric, matcher)
-    wv, rv = _encode_windows(windows, refs.texts, encode)
-    windows, wv = [windows[i] for i in keep], wv[keep]  # restating the question earns nothing
-    sims = wv @ rv.T  # (windows, refs)
+    windows, wv, sims = [windows[i] for i in keep], wv[keep], sims[keep]
     # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
     cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
     # A window that is no closer to a checkpoint than to the question itself only names the topic.
