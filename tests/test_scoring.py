@@ -1489,3 +1489,12 @@ def test_british_spellings_read_the_same_as_american_ones(grader, bank):
     assert british != american
     a, b = grader.grade_core(tvi, american), grader.grade_core(tvi, british)
     assert [(c.id, c.state) for c in a.checkpoints] == [(c.id, c.state) for c in b.checkpoints]
+
+
+def test_a_pause_after_a_word_of_knowing_does_not_cut_off_what_is_not_known():
+    said = ("so the ring passes chunks to the next gpu and i don't remember um the exact formula for the cost "
+            "and i'm not sure uh how the tree version works um and the placement is inside the node")
+    clauses = read_answer(said)
+    assert any(c.ignorance and "exact formula" in c.text for c in clauses), clauses
+    assert any(c.ignorance and "tree version" in c.text for c in clauses), clauses
+    assert not any(c.ignorance and "inside the node" in c.text for c in clauses), clauses

@@ -497,10 +497,13 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
         clauses[i + 1] = _replace(n, reported=True)
 
 
+# A word of knowing takes what follows as its object, across a pause: 'i don't know um what cudnn
+# does', 'not sure uh how the ring works', 'i don't remember um the exact formula'.
+_KNOWING = "".join(rf"(?<!\b{w})" for w in ("know", "remember", "recall", "understand", "sure", "idea", "clue", "explain", "forget", "forgot"))
 # In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
 # '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
 _SPEECH_CLAUSE = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
+    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
     r"each|every|because|but|so)\b)",
     re.I,
 )
@@ -510,6 +513,7 @@ _SPEECH_CLAUSE = re.compile(
 _MID_PHRASE = "".join(rf"(?<!\b{w})" for w in ("the", "a", "an", "its", "their", "each", "every", "this", "that", "these", "those", "how",
                                                 "of", "on", "in", "to", "at", "by", "for", "from", "with", "into", "over",
                                                 "between", "across", "within", "through", "than", "is", "are", "was", "were"))
+_MID_PHRASE += _KNOWING  # 'i don't know um what cudnn does'
 _CARRIES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|whose)\b"
 # A filler before a new topic and its verb opens a new claim however short the run:
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
