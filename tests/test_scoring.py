@@ -1498,3 +1498,13 @@ def test_a_pause_after_a_word_of_knowing_does_not_cut_off_what_is_not_known():
     assert any(c.ignorance and "exact formula" in c.text for c in clauses), clauses
     assert any(c.ignorance and "tree version" in c.text for c in clauses), clauses
     assert not any(c.ignorance and "inside the node" in c.text for c in clauses), clauses
+
+
+def test_a_clause_said_again_forms_no_new_pair():
+    from app.scoring.grade import _build_windows
+    from app.scoring.terms import TermMatcher
+
+    clauses = read_answer("The ring has two phases. Each GPU sends about twice its data. The ring has two phases. It scales well.")
+    groups = [w.clauses for w in _build_windows(clauses, TermMatcher.build([]))]
+    assert (0, 1) in groups and (1, 2) not in groups and (2, 3) not in groups
+    assert [(i,) for i in range(4)] == [g for g in groups if len(g) == 1]

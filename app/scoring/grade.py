@@ -355,8 +355,13 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     usable = [i for i, c in enumerate(clauses) if c.usable]
     canon_texts, handed = _resolve_ordinals(clauses, [fix(clean_for_matching(c.text, matcher)) for c in clauses], pair)
     # A bare marker ('The other option:') belongs to the clause after it, not to the one before.
+    # A clause said again word for word ('..., as I said, ...', an answer pasted twice) is no new
+    # neighbour: the pairs it formed the first time stand.
+    first: dict[str, int] = {}
+    again = {i for i in usable if first.setdefault(canon_texts[i], i) != i}
     groups = [(i,) for i in usable] + [
-        (a, b) for a, b in zip(usable, usable[1:]) if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed
+        (a, b) for a, b in zip(usable, usable[1:])
+        if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed and not {a, b} & again
     ]
     resolved = _resolve_it(clauses, matcher, canon_texts)
     for group in groups:
