@@ -1508,3 +1508,11 @@ def test_a_clause_said_again_forms_no_new_pair():
     groups = [w.clauses for w in _build_windows(clauses, TermMatcher.build([]))]
     assert (0, 1) in groups and (1, 2) not in groups and (2, 3) not in groups
     assert [(i,) for i in range(4)] == [g for g in groups if len(g) == 1]
+
+
+def test_a_pause_does_not_leave_a_stub_of_a_phrase_on_its_own():
+    texts = [c.text for c in read_answer("the thing um you care about is ending up with the best possible model")]
+    assert texts == ["the thing um you care about is ending up with the best possible model"]
+    # a new topic after a pause still opens a new claim
+    spoken = "distillation trains a student on the soft labels um kernel fusion is merging kernels so you save round trips"
+    assert [c.text for c in read_answer(spoken)][:2] == ["distillation trains a student on the soft labels", "um kernel fusion is merging kernels"]

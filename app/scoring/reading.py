@@ -555,7 +555,15 @@ def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     >>> [t[a:b] for a, b in _windows(t, 0, len(t))]
     ['you cut the model into stages so each gpu gets some of the layers', 'um and the output goes from one gpu to the next one', "um and there's the bubble problem at the start"]
     """
-    topics = [_trim(text, a, b) for a, b in _spans(text, _FILLER_TOPIC, start, end)]
+    topics: list[tuple[int, int]] = []
+    for a, b in _spans(text, _FILLER_TOPIC, start, end):
+        # A stub of a phrase before the pause ('the thing | um you care about is ...') or after it
+        # says nothing on its own: it belongs with its neighbour.
+        if topics and (_word_count(text[a:b]) < 3 or _word_count(text[topics[-1][0] : topics[-1][1]]) < 3):
+            topics[-1] = (topics[-1][0], b)
+        else:
+            topics.append((a, b))
+    topics = [_trim(text, a, b) for a, b in topics]
     if len(topics) > 1:
         return [w for a, b in topics for w in _windows(text, a, b)]
     if len(_spoken_words(text, start, end)) <= MAX_CLAUSE_WORDS:
