@@ -29,7 +29,7 @@ _NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bever
 # Nor after a form of 'be': 'the all-reduce is so efficient', 'the result is then broadcast', 'it is also used'.
 _NOT_AFTER += r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bbeen)(?<!'s)"
 _CLAUSE_SPLIT = re.compile(
-    rf"{_NOT_AFTER}(?<![\s,])(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    rf"(?=[,\s]){_NOT_AFTER}(?<![\s,])(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
 )
 
@@ -80,7 +80,7 @@ _BARE_RETRACTION = re.compile(
 # An unpunctuated 'X not Y' that ends its clause sets a short foil against what was just said
 # ('the pitch is higher not lower', 'TP stays inside the node not across nodes'); not after a
 # verb or adverb the 'not' belongs to ('it is not lower', 'they usually not', 'or not').
-_FOIL_NOT = (r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bam)(?<!\bdo)(?<!\bdoes)(?<!\bdid)(?<!\bcan)(?<!\bcould)"
+_FOIL_NOT = (r"(?=\s+not\s)(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bam)(?<!\bdo)(?<!\bdoes)(?<!\bdid)(?<!\bcan)(?<!\bcould)"
              r"(?<!\bwill)(?<!\bwould)(?<!\bshould)(?<!\bshall)(?<!\bmust)(?<!\bmay)(?<!\bmight)(?<!\bhas)(?<!\bhave)(?<!\bhad)"
              r"(?<!\bneed)(?<!\bor)(?<!\bif)(?<!\band)(?<!\bbut)(?<!\bwhy)(?<!\bwhether)(?<!\bthink)(?<!\bhope)(?<!\bguess)"
              r"(?<!\bjust)(?<!\bstill)(?<!\balso)(?<!\beven)(?<!\bever)(?<!\bquite)(?<!ly)(?<![\s,;:])"
@@ -503,7 +503,7 @@ _KNOWING = "".join(rf"(?<!\b{w})" for w in ("know", "remember", "recall", "under
 # In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
 # '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
 _SPEECH_CLAUSE = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
+    r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
     r"each|every|because|but|so)\b)",
     re.I,
 )
@@ -519,7 +519,7 @@ _CARRIES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|w
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
 # '... i don't remember the details um and kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    r"(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
+    r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
