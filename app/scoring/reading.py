@@ -10,6 +10,7 @@ self-corrections.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.scoring.polarity import NEGATION_WORDS, blank_non_negations
@@ -219,10 +220,13 @@ def _split_leading_denial(text: str, spans: list[tuple[int, int]]) -> list[tuple
     return out
 
 
-def _spans(text: str, pattern: re.Pattern, start: int, end: int) -> list[tuple[int, int]]:
-    """Split text[start:end] at the pattern's matches; return the non-empty pieces."""
+def _spans(text: str, pattern: re.Pattern, start: int, end: int, keep: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Split text[start:end] at the pattern's matches, except those that touch a span of ``keep``;
+    return the non-empty pieces."""
     out, pos = [], start
     for m in pattern.finditer(text, start, end):
+        if any(a < m.end() and m.start() < b for a, b in keep):
+            continue
         if m.start() > pos:
             out.append((pos, m.start()))
         pos = max(pos, m.end())
@@ -246,17 +250,7 @@ def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     >>> [t[a:b] for a, b in _clause_spans(t, 0, len(t))]
     ['Each GPU sends 2(N-1)/N of the buffer', 'the ring', 'in total']
     """
-    formulas = [(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)]
-    out, pos = [], start
-    for m in _CLAUSE_SPLIT.finditer(text, start, end):
-        if any(a < m.end() and m.start() < b for a, b in formulas):
-            continue
-        if m.start() > pos:
-            out.append((pos, m.start()))
-        pos = max(pos, m.end())
-    if pos < end:
-        out.append((pos, end))
-    return out
+    return _spans(text, _CLAUSE_SPLIT, start, end, keep=[(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)])
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
