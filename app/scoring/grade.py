@@ -1179,6 +1179,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # a claim and its reason ('X is fast because it does fewer FLOPs'), both plainly stated
         sims_m = sims[i, m_refs]
         sim = float(sims_m.max())
+        if sim < tuning.misconception_sim:
+            continue  # not close to the claim at all (checked again with the margin below)
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
         if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
