@@ -1516,3 +1516,14 @@ def test_a_pause_does_not_leave_a_stub_of_a_phrase_on_its_own():
     # a new topic after a pause still opens a new claim
     spoken = "distillation trains a student on the soft labels um kernel fusion is merging kernels so you save round trips"
     assert [c.text for c in read_answer(spoken)][:2] == ["distillation trains a student on the soft labels", "um kernel fusion is merging kernels"]
+
+
+def test_the_question_s_words_with_the_answer_s_meaning_are_an_answer(grader):
+    from app.bank.schema import Checkpoint, Question
+
+    q = Question(id="q-tree-rings", title="Tree rings", topic="science",
+                 prompt="Explain in one sentence what the graph of the number of tree rings versus time tells you.",
+                 checkpoints=(Checkpoint(id="answer", text="As time increases, the number of tree rings also increases."),))
+    assert grader.grade(q, "Number of tree rings gets larger over time.").checkpoints[0].state != "missed"
+    restated = grader.grade(q, "The graph tells you the number of tree rings versus time.")
+    assert restated.checkpoints[0].state == "missed" and restated.score == 0

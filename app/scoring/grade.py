@@ -696,18 +696,18 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr = _rubric_refs(rubric, matcher)
     wv, rv = _encode_windows(windows, refs.texts, encode)
     sims = wv @ rv.T  # (windows, refs)
+    # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
+    cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
     # Made of the question's words, a window restates it unless it is closer in meaning to a
     # checkpoint than to the question: 'the number of tree rings gets larger over time' answers
     # 'what does the graph of tree rings versus time tell you?'.
-    copy = {i for i, how in copies.items() if how == "verbatim" or max(sims[i, r].max() for r in cp_refs) <= sims[i, prompt_ref]}
+    copy = {i for i, how in copies.items() if how == "verbatim" or cp_sim[i].max() <= sims[i, prompt_ref]}
     copied = {windows[i].clauses[0] for i in copy if len(windows[i].clauses) == 1}
     # A restated question earns nothing, alone or joined to the answer's first clause.
     keep = [i for i, w in enumerate(windows) if i not in copy and not copied & set(w.clauses)]
     if not keep:
         return _missed_all(rubric, notes)
-    windows, wv, sims = [windows[i] for i in keep], wv[keep], sims[keep]
-    # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
-    cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
+    windows, wv, sims, cp_sim = [windows[i] for i in keep], wv[keep], sims[keep], cp_sim[keep]
     # A window that is no closer to a checkpoint than to the question itself only names the topic.
     prompt_sim = sims[:, prompt_ref]
 

@@ -617,8 +617,8 @@ def _replace(c: Clause, **changes) -> Clause:
     return Clause(**{**c.__dict__, **changes})
 
 
-# A bracketed gloss: '(' before the piece and ')' after it, with nothing else between.
-_OPENS_ASIDE = re.compile(r"\(\s*$")
+# A bracketed gloss: only '(' between the clause and the piece, and ')' right after the piece.
+_OPENS_ASIDE = re.compile(r"\s*\(\s*")
 _CLOSES_ASIDE = re.compile(r"\s*\)")
 
 
@@ -633,8 +633,8 @@ def _merge_fragments(text: str, clauses: list[Clause]) -> None:
     while i < len(clauses):
         c = clauses[i]
         if i and _word_count(c.text) <= 2 and not c.retracted and (p := clauses[i - 1]).sentence == c.sentence and not p.retracted:
-            opens, closes = _OPENS_ASIDE.search(text, p.end, c.start), _CLOSES_ASIDE.match(text, c.end)
-            if opens and closes and text[p.end : opens.start()].strip() == "":
+            closes = _CLOSES_ASIDE.match(text, c.end)
+            if closes and _OPENS_ASIDE.fullmatch(text, p.end, c.start):
                 clauses[i - 1] = _replace(_make_clause(text, p.start, closes.end(), p.sentence, False, p.negated), question=p.question)
                 del clauses[i]
                 i -= 1  # the glossed clause may itself be a fragment
