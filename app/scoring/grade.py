@@ -1180,7 +1180,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         sims_m = sims[i, m_refs]
         sim = float(sims_m.max())
         if sim < tuning.misconception_sim:
-            continue  # not close to the claim at all (checked again with the margin below)
+            continue  # not close to the claim at all
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
         if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
@@ -1226,7 +1226,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
         if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
-        if sim < tuning.misconception_sim or sim - correct < margin:
+        if sim - correct < margin:
             continue
         if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
             continue  # close in style, but not about the same things

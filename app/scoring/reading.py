@@ -496,8 +496,10 @@ def _carry_reported(text: str, clauses: list[Clause]) -> None:
 _KNOWING = "".join(rf"(?<!\b{w})" for w in ("know", "remember", "recall", "understand", "sure", "idea", "clue", "explain", "forget", "forgot"))
 # In a long unpunctuated run (speech), 'and' or a filler before a new subject opens a new claim:
 # '... each gpu gets some of the layers and um the output goes to the next one um and there's the bubble'.
+# Where a pause may split: before whitespace (tested first, for speed), not right after 'and' or a filler.
+_PAUSE_POINT = r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)"
 _SPEECH_CLAUSE = re.compile(
-    r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
+    _PAUSE_POINT + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
     r"each|every|because|but|so)\b)",
     re.I,
 )
@@ -513,7 +515,7 @@ _CARRIES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|w
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
 # '... i don't remember the details um and kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)" + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
+    _PAUSE_POINT + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
