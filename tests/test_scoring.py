@@ -1057,6 +1057,41 @@ def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, co
     assert (misconception in {m.id for m in result.misconceptions}) is flagged, result.misconceptions
 
 
+@pytest.mark.parametrize(
+    "content, question_id, answer, misconception, flagged",
+    [
+        # a wrong claim's predicate said of a subject named earlier: 'it' / 'so ...' carries it on
+        ("eval/content", "evalq-zero-sharding", "ZeRO-3 also shards the parameters across the ranks. So it costs no extra communication "
+         "compared with plain data parallelism.", "zero3-no-extra-comm", True),
+        ("eval/content", "evalq-zero-sharding", "ZeRO shards the optimizer states, gradients and parameters across the data-parallel ranks. "
+         "Stage 3 costs about 1.5 times the communication of plain data parallelism, because parameters are gathered before each layer.",
+         "zero3-no-extra-comm", False),
+        # ... but not said of another concept that opens the clause ('pruning' is a glossary term)
+        ("content", "train-vs-infer-optimization", "Pruning compresses the network itself into fewer weights.", "distillation-shrinks-teacher", False),
+        ("content", "train-vs-infer-optimization", "Distillation is a compression trick: it compresses the teacher network itself into fewer weights.",
+         "distillation-shrinks-teacher", True),
+        # a setting said first ('between machines') is not the subject; the concept after it is
+        ("content", "tensor-vs-pipeline-parallelism", "Within a node I put tensor parallelism on NVLink. Between machines pipeline parallelism "
+         "is the natural choice over InfiniBand.", "tp-across-nodes", False),
+        ("content", "tensor-vs-pipeline-parallelism", "Between machines tensor parallelism is the natural choice over InfiniBand.", "tp-across-nodes", True),
+    ],
+)
+def test_misconceptions_read_a_predicate_without_its_subject(grader, content, question_id, answer, misconception, flagged):
+    from app.bank.loader import load_bank
+
+    result = grader.grade(load_bank(content).get(question_id), answer)
+    assert (misconception in {m.id for m in result.misconceptions}) is flagged, result.misconceptions
+
+
+def test_claim_predicate_needs_the_term_as_subject():
+    from app.scoring.grade import claim_predicate
+
+    m = TermMatcher.build([("ZeRO", ()), ("INT8", ()), ("TensorRT", ())])
+    assert claim_predicate("ZeRO stage 3 costs no extra communication compared with plain data parallelism.", m).startswith("costs no extra")
+    assert claim_predicate("INT8 quantization never costs accuracy and needs no calibration.", m) is None
+    assert claim_predicate("A TensorRT engine built on one GPU runs optimally on any other GPU.", m) is None
+
+
 def test_nothing_reads_as_a_denial_of_the_word_after_it():
     from app.scoring.polarity import signs
 

@@ -578,12 +578,46 @@ def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
     cp_facets = [[refs.add(f) for f in split_facets(p.text)] for p in rubric.checkpoints]
     m_refs = [[refs.add(m.text)] + [refs.add(e) for e in m.examples] + [refs.add(f) for f in claim_facets(m.text)] for m in rubric.misconceptions]
     m_corr = [refs.add(m.correction) if m.correction else None for m in rubric.misconceptions]
-    return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr
+    # What a wrong claim says of its subject, without the subject: an answer that has named the
+    # subject earlier goes on 'there's no extra communication compared with plain data parallelism'.
+    m_pred = [refs.add(pred) if (pred := claim_predicate(m.text, matcher)) else None for m in rubric.misconceptions]
+    return refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr, m_pred
 
 
 def reference_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
     """The texts the grader compares answers with, for warming an encoder's cache."""
     return list(_rubric_refs(rubric, matcher)[0].texts)
+
+
+_NUMBERED_KIND = re.compile(r"^\s*-?(?:(?:stage|level|tier|phase|version|type|mode|generation)\s*)?\d+\b")
+
+
+_VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|can|cannot|could|will|would|does|do|did|never|always|only|mainly|just|also|"
+                        r"simply|really|still|[a-z]+[^s\W]s)\b")
+
+
+def claim_predicate(text: str, matcher: TermMatcher) -> str | None:
+    """What a claim that opens on a concept says of it, when that says something on its own.
+
+    >>> m = TermMatcher.build([("ZeRO", ())])
+    >>> claim_predicate("ZeRO stage 3 costs no extra communication compared with plain data parallelism.", m)
+    'costs no extra communication compared with plain data parallelism.'
+    >>> claim_predicate("Everything is fast.", m) is None
+    True
+    >>> claim_predicate("ZeRO optimizer states are sharded on every rank.", m) is None  # the term qualifies a noun
+    True
+    """
+    canon = clean_for_matching(_first_claim(text), matcher)
+    found = matcher.key_regex.search(canon) if matcher.key_regex is not None else None
+    if found is None or not _opens_on(canon, found.start()):
+        return None
+    # the subject's numbered kind goes with it: 'ZeRO stage 3', 'FP8 e4m3' ... 'level 2'
+    rest = _NUMBERED_KIND.sub("", canon[found.end() :]).strip(" ,")
+    # The term must be the subject, with the verb next: in 'TensorRT engine built on one GPU ...' or
+    # 'INT8 quantization never ...' it only qualifies the noun after it.
+    if not _VERB_NEXT.match(rest) or len(content_words(rest)) < 3:
+        return None
+    return rest
 
 
 def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode) -> tuple[np.ndarray, np.ndarray]:
@@ -693,7 +727,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     prompt_text = " ".join(_PLAIN_WORD.findall(clean_for_matching(rubric.prompt, matcher)))
     copies = {i: how for i, w in enumerate(windows) if (how := _copy_of_prompt(w, prompt_words, rubric_words, prompt_text))}
 
-    refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr = _rubric_refs(rubric, matcher)
+    refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr, m_pred = _rubric_refs(rubric, matcher)
     wv, rv = _encode_windows(windows, refs.texts, encode)
     sims = wv @ rv.T  # (windows, refs)
     # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
@@ -720,7 +754,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     subjects = frozenset(_point_subject(p.text, matcher)[0] for p in rubric.checkpoints) - {None}  # what the checkpoints are about
     for k, m in enumerate(rubric.misconceptions):
         hit = _detect_misconception(m, claim_windows, claim_sims, claim_cp_sim, m_refs[k], m_corr[k], matcher, tuning, cp_seqs, refs.texts, prompt_words,
-                                    [p.text for p in rubric.checkpoints], subjects)
+                                    [p.text for p in rubric.checkpoints], subjects, m_pred[k])
         if hit is not None:
             hits.append(hit[0])
             wrong_windows.add(parent[hit[1]])
@@ -1118,8 +1152,10 @@ _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
 
 
 def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, tuning, cp_seqs, ref_texts, prompt_words=frozenset(),
-                          cp_texts: Sequence[str] = (), topics: frozenset[str] = frozenset()) -> tuple[MisconceptionHit, int] | None:
-    """The wrong claim ``m`` where a window asserts it; ``topics``: the subjects of the rubric's checkpoints."""
+                          cp_texts: Sequence[str] = (), topics: frozenset[str] = frozenset(), pred_ref: int | None = None) -> tuple[MisconceptionHit, int] | None:
+    """The wrong claim ``m`` where a window asserts it; ``topics``: the subjects of the rubric's
+    checkpoints; ``pred_ref``: the claim's predicate without its subject, for windows that name
+    no other concept first and none of the subject's siblings."""
     m_words, m_keys = _key_terms(m.text, matcher)
     # What the wrong claim says that the question does not: a window must say some of it.
     m_own = set().union(*(_claim_words(t, matcher) for t in (m.text, *m.examples))) - set(prompt_words)
@@ -1177,12 +1213,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             or _siblings_apart(parts[0].text, parts[-1].text, matcher)
         ):
             continue  # a claim and its reason ('X is fast because it does fewer FLOPs'), both plainly stated
-        sims_m = sims[i, m_refs]
+        refs_here = m_refs + [pred_ref] if pred_ref is not None and _may_continue(w.text, m_subjects, matcher) else m_refs
+        sims_m = sims[i, refs_here]
         sim = float(sims_m.max())
         if sim < tuning.misconception_sim:
             continue  # not close to the claim at all
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
-        ref_text = ref_texts[m_refs[int(sims_m.argmax())]]
+        ref_text = ref_texts[refs_here[int(sims_m.argmax())]]
         if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
@@ -1461,13 +1498,27 @@ def siblings_of(keys: set[str], matcher: TermMatcher) -> set[str]:
     return {k for k in matcher.keys.values() if any(_same_head(k, s, matcher) for s in keys)}
 
 
+def _may_continue(text: str, m_subjects: set[str], matcher: TermMatcher) -> bool:
+    """Whether a clause may say something of the claim's subject without naming it: it opens on
+    no other concept and names none of the subject's siblings ('across nodes I'd use pipeline
+    parallelism' speaks of pipeline parallelism, not of tensor parallelism)."""
+    found = _concepts_at(text, matcher)
+    keys = {k for _, k in found}
+    if keys & m_subjects:
+        return True
+    if found and _opens_on(text, found[0][0]):
+        return False
+    return not any(_same_head(k, s, matcher) for k in keys for s in m_subjects)
+
+
 def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: TermMatcher) -> bool:
     """Whether a clause opens on a peer of the claim's subject and never names the subject."""
     found = _concepts_at(text, matcher)
     if not found or not m_subjects or {k for _, k in found} & m_subjects:
         return False
-    pos, key = found[0]
-    return key in peers and _opens_on(text, pos)
+    # A setting said first is not the subject: 'between nodes pipeline parallelism is the choice'.
+    first = next(((pos, key) for pos, key in found if key in peers), None)
+    return first is not None and _opens_on(text, first[0])
 
 
 def _speaks_of(w: _Window, naming: set[tuple[int, int]], subjects: set[str], matcher: TermMatcher) -> bool:
