@@ -1018,7 +1018,9 @@ def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str,
 
 # The direction of a change a claim states: 'fewer FLOPs' vs 'the same FLOPs'.
 _DIRECTION = {
-    "down": re.compile(r"\b(?:reduc\w*|fewer|less|lower\w*|cuts?|shrinks?|decreas\w*|smaller|drops?)\b"),
+    # not the collective: 'all-reduce', 'reduce-scatter', 'a plain reduce', 'the reduced result'
+    "down": re.compile(r"(?<!-)(?<!\ba )(?<!\bthe )(?<!\bplain )\b(?:reduc(?!ed (?:result|sum|tensor|value|output|gradient)s?\b)\w*(?!-)|"
+                       r"fewer|less|lower\w*|cuts?|shrinks?|decreas\w*|smaller|drops?)\b"),
     "up": re.compile(r"\b(?:more|increas\w*|rais\w*|higher|grows?|larger|extra)\b"),
     # 'the same FLOPs', not 'the same network' or 'at the same time' (which thing, not how much)
     "same": re.compile(r"\b(?:same(?! (?:time|network|model|teacher|student|gpus?|devices?|nodes?|machines?|way|thing|one|kernels?|layers?|stages?|"
@@ -1034,6 +1036,8 @@ def direction(text: str) -> str | None:
     ('same', 'down', None)
     >>> direction("you end up with a compressed, smaller version of the same network")
     'down'
+    >>> direction("the all-reduce is a reduce that leaves the reduced result on rank 0"), direction("it reduces memory")
+    (None, 'down')
     """
     found = [d for d, rx in _DIRECTION.items() if rx.search(text)]
     return found[0] if len(found) == 1 else None
