@@ -1070,6 +1070,9 @@ def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, co
         ("content", "train-vs-infer-optimization", "Pruning compresses the network itself into fewer weights.", "distillation-shrinks-teacher", False),
         ("content", "train-vs-infer-optimization", "Distillation is a compression trick: it compresses the teacher network itself into fewer weights.",
          "distillation-shrinks-teacher", True),
+        # ZeRO (canonically 'zero') followed by its verb is no 'zero' of an overclaim
+        ("eval/content", "evalq-zero-sharding", "ZeRO-3 also shards the parameters, which are all-gathered before each layer. That adds "
+         "communication compared with plain data parallelism, about 1.5 times as much.", "zero-splits-layers", False),
         # a setting said first ('between machines') is not the subject; the concept after it is
         ("content", "tensor-vs-pipeline-parallelism", "Within a node I put tensor parallelism on NVLink. Between machines pipeline parallelism "
          "is the natural choice over InfiniBand.", "tp-across-nodes", False),
