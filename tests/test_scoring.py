@@ -1073,6 +1073,11 @@ def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, co
         # ZeRO (canonically 'zero') followed by its verb is no 'zero' of an overclaim
         ("eval/content", "evalq-zero-sharding", "ZeRO-3 also shards the parameters, which are all-gathered before each layer. That adds "
          "communication compared with plain data parallelism, about 1.5 times as much.", "zero-splits-layers", False),
+        # a clause that opens on another technique the question asks about is said of that technique
+        ("content", "train-vs-infer-optimization", "Pruning mainly lowers the FLOP count of the model.", "fusion-reduces-flops", False),
+        ("content", "train-vs-infer-optimization", "Quantization cheapens each op, and pruning lowers the number of FLOPs.", "fusion-reduces-flops", False),
+        ("content", "train-vs-infer-optimization", "Kernel fusion makes models faster mainly by cutting the number of FLOPs.",
+         "fusion-reduces-flops", True),
         # a setting said first ('between machines') is not the subject; the concept after it is
         ("content", "tensor-vs-pipeline-parallelism", "Within a node I put tensor parallelism on NVLink. Between machines pipeline parallelism "
          "is the natural choice over InfiniBand.", "tp-across-nodes", False),

@@ -1191,6 +1191,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     corrected = _subjects(clean_for_matching(m.correction, matcher), matcher) if m.correction else set()
     other_subjects = corrected - m_subjects
     m_subjects = {_first_subject(m_canon, matcher)} - {None}  # what the claim is about: its first concept
+    # The techniques the question asks about, each a subject of its own: 'pruning reduces the
+    # number of FLOPs' is said of pruning, not of kernel fusion.
+    asked_topics = {t for t in topics - m_subjects if _term_words(t, matcher) and _term_words(t, matcher) <= set(prompt_words)}
     # Only its siblings count as 'another subject': terms with the same head noun, as tensor and
     # pipeline parallelism, or structured and unstructured pruning.
     other_subjects = {k for k in other_subjects if any(_same_head(k, s, matcher) for s in m_subjects)}
@@ -1239,7 +1242,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         alternative = content_words(alt_text) if alt_text else cp_seqs[k_near]
         if foil is not None and foil.match(w.text):
             continue  # 'a reduce leaves the result on the root': what the correction says the claim describes
-        if _opens_on_a_peer(w.text, m_subjects, peers, matcher):
+        if _opens_on_a_peer(w.text, m_subjects, peers | asked_topics, matcher):
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
