@@ -1078,6 +1078,11 @@ def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, co
         ("content", "train-vs-infer-optimization", "Quantization cheapens each op, and pruning lowers the number of FLOPs.", "fusion-reduces-flops", False),
         ("content", "train-vs-infer-optimization", "Kernel fusion makes models faster mainly by cutting the number of FLOPs.",
          "fusion-reduces-flops", True),
+        # a past 'if' with a 'would' is counterfactual, reasoned about and not claimed; a present 'if' claims its consequence
+        ("content", "train-vs-infer-optimization", "If kernel fusion removed FLOPs, the fused kernel would do less arithmetic, but it does "
+         "exactly the same math.", "fusion-reduces-flops", False),
+        ("content", "train-vs-infer-optimization", "If you fuse the kernels, the model would do far fewer FLOPs, and that is where the "
+         "speedup comes from.", "fusion-reduces-flops", True),
         # a setting said first ('between machines') is not the subject; the concept after it is
         ("content", "tensor-vs-pipeline-parallelism", "Within a node I put tensor parallelism on NVLink. Between machines pipeline parallelism "
          "is the natural choice over InfiniBand.", "tp-across-nodes", False),

@@ -145,6 +145,9 @@ _REPORTED = re.compile(
 _SUPPOSE = re.compile(
     r"\s*(?:(?:so|and|but|now|well|ok(?:ay)?|um+|uh+)[\s,]+)*(?:suppose|supposing|imagine|pretend|hypothetically|what if|"
     r"let'?s (?:say|suppose|assume|imagine|pretend)|in a world where|(?:even )?if\b[^,;:]*?\b(?:were|weren'?t)\b|"
+    # a past 'if' with a 'would' after it is counterfactual: 'if INT8 never lost accuracy, we wouldn't need calibration'
+    r"(?:even )?if\b(?=[^,;:]*?(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )\b(?:[a-z]+ed|lost|had|did|got|made|took|kept|ran|sent|knew|gave|went|came|fit)\b)"
+    r"(?=[^;:.]*?\b(?:would|wouldn'?t|could(?:n'?t)?)\b)|"
     # a strawman set up to be improved on: 'the naive approach, where each GPU sends ...'
     r"naively\b|(?:(?:in|with|under|for) )?(?:the|a) (?:naive|naïve|brute[- ]force) (?:approach|way|version|method|implementation|scheme|algorithm|solution|design|baseline|plan|idea|option)\b)",
     re.I,
@@ -535,6 +538,8 @@ def _mark_suppositions(text: str, clauses: list[Clause]) -> None:
     [True, False]
     >>> [c.supposed for c in read_answer("If you use enough micro-batches, PP would keep every GPU busy all the time.")]
     [False]
+    >>> [c.supposed for c in read_answer("If INT8 never lost accuracy we wouldn't need calibration, but it does lose some.")]
+    [True, False]
     """
     for i, c in enumerate(clauses):
         if _SUPPOSE.match(c.text):
