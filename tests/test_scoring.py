@@ -1083,6 +1083,10 @@ def test_misconceptions_read_consequences_overclaims_and_what_changes(grader, co
          "exactly the same math.", "fusion-reduces-flops", False),
         ("content", "train-vs-infer-optimization", "If you fuse the kernels, the model would do far fewer FLOPs, and that is where the "
          "speedup comes from.", "fusion-reduces-flops", True),
+        # 'close to zero' is a matter of degree, 'down to zero' is not
+        ("content", "pipeline-schedules-bubbles", "With many more micro-batches than stages the bubble gets close to zero, under GPipe and 1F1B "
+         "alike.", "1f1b-removes-bubble", False),
+        ("content", "pipeline-schedules-bubbles", "The 1F1B schedule takes the bubble down to zero.", "1f1b-removes-bubble", True),
         # a setting said first ('between machines') is not the subject; the concept after it is
         ("content", "tensor-vs-pipeline-parallelism", "Within a node I put tensor parallelism on NVLink. Between machines pipeline parallelism "
          "is the natural choice over InfiniBand.", "tp-across-nodes", False),

@@ -1608,12 +1608,13 @@ _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|need
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
 _GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
-                     r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes)\b")
-# 'Almost nothing', 'nearly always' are matters of degree; 'free to run' is not 'for free'; ZeRO
+                     r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes|"
+                     r"(?:toward|towards|close to|approaches|approach|tends to) zero)\b")
+# 'Almost nothing', 'nearly always', 'shrinks toward zero' are matters of degree; 'free to run' is not 'for free'; ZeRO
 # (canonically 'zero') is no absolute where a verb follows it: 'zero shards the parameters'.
 _ABSOLUTE = re.compile(
     r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
-    r"\b(?:always|never|all the time|at all|zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|[a-z]+[^s\W]s\b))|for free|is free(?! to\b)|"
+    r"\b(?:always|never|all the time|at all|(?<!toward )(?<!towards )(?<!close to )(?<!near )(?<!nearly )(?<!approaches )(?<!approach )(?<!tends to )zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|[a-z]+[^s\W]s\b))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
     # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'
     r"(?:eliminat\w*|gets? rid of|getting rid of)(?! (?:most|some|much|part|many|a lot|half) of)|"
