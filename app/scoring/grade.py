@@ -592,8 +592,10 @@ def reference_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
 _NUMBERED_KIND = re.compile(r"^\s*-?(?:(?:stage|level|tier|phase|version|type|mode|generation)\s*)?\d+\b")
 
 
+# A verb in the third person ('costs', 'shards'), not a plural noun in -ss ('class').
+_THIRD_PERSON = r"[a-z]+[^s\W]s"
 _VERB_NEXT = re.compile(r"(?:is|are|was|were|has|have|had|can|cannot|could|will|would|does|do|did|never|always|only|mainly|just|also|"
-                        r"simply|really|still|[a-z]+[^s\W]s)\b")
+                        r"simply|really|still|" + _THIRD_PERSON + r")\b")
 
 
 def claim_predicate(text: str, matcher: TermMatcher) -> str | None:
@@ -1607,14 +1609,16 @@ _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
+_TOWARD = ("toward", "towards", "close to", "approaches", "approach", "tends to")  # 'shrinks toward zero'
 _GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
                      r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes|"
-                     r"(?:toward|towards|close to|approaches|approach|tends to) zero)\b")
+                     r"(?:" + "|".join(_TOWARD) + r") zero)\b")
 # 'Almost nothing', 'nearly always', 'shrinks toward zero' are matters of degree; 'free to run' is not 'for free'; ZeRO
 # (canonically 'zero') is no absolute where a verb follows it: 'zero shards the parameters'.
 _ABSOLUTE = re.compile(
     r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
-    r"\b(?:always|never|all the time|at all|(?<!toward )(?<!towards )(?<!close to )(?<!near )(?<!nearly )(?<!approaches )(?<!approach )(?<!tends to )zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|[a-z]+[^s\W]s\b))|for free|is free(?! to\b)|"
+    r"\b(?:always|never|all the time|at all|" + "".join(rf"(?<!{w} )" for w in (*_TOWARD, "near", "nearly")) +
+    r"zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|" + _THIRD_PERSON + r"\b))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
     # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'
     r"(?:eliminat\w*|gets? rid of|getting rid of)(?! (?:most|some|much|part|many|a lot|half) of)|"
