@@ -1579,3 +1579,25 @@ def test_the_question_s_words_with_the_answer_s_meaning_are_an_answer(grader):
     assert grader.grade(q, "Number of tree rings gets larger over time.").checkpoints[0].state != "missed"
     restated = grader.grade(q, "The graph tells you the number of tree rings versus time.")
     assert restated.checkpoints[0].state == "missed" and restated.score == 0
+
+
+def test_steps_named_in_the_other_order_are_another_procedure(grader):
+    """A checkpoint that lays down a sequence is not made by a clause that runs its steps backwards."""
+    q = _one_point("Ring all-reduce", "How does a ring all-reduce move data between GPUs?",
+                   "A ring all-reduce runs a reduce-scatter phase, then an all-gather phase, each of N-1 steps.")
+    right = grader.grade(q, "It starts with the reduce-scatter, where every GPU ends up owning one summed chunk, and then an all-gather passes the finished chunks around.")
+    backwards = grader.grade(q, "It starts with the all-gather, where every GPU collects all the chunks, and then a reduce-scatter sums them up.")
+    assert right.checkpoints[0].state != "missed"
+    assert backwards.checkpoints[0].state == "missed"
+
+
+def test_step_order_reads_sequences_not_conditions():
+    from app.scoring.grade import reverses_order, step_order
+
+    m = TermMatcher.build([])
+    steps = step_order("bake the crust on its own first, then add the filling, then chill the tart", m)
+    assert [sorted(s) for s in steps] == [["bake"], ["filli"], ["chill"]]
+    assert reverses_order("chill the tart first and then add the filling", steps, m)
+    assert not reverses_order("bake the crust first and then chill the tart", steps, m)
+    assert not reverses_order("chill the tart after you add the filling", steps, m)  # 'after' runs backwards: not read
+    assert step_order("if the crust is soggy, then bake it longer", m) == ()

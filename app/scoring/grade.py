@@ -771,7 +771,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
-                                                subjects)
+                                                subjects, clean_for_matching(rubric.prompt, matcher))
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -795,10 +795,11 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
-                        rubric_subjects: frozenset[str] = frozenset()) -> tuple[dict[str, float], int | None, list[int]]:
+                        rubric_subjects: frozenset[str] = frozenset(), prompt: str = "") -> tuple[dict[str, float], int | None, list[int]]:
     """The signals for checkpoint ``k``, the index of the window that best supports it, and the
     clauses elsewhere in the answer that make others of its sub-claims (further evidence).
-    ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts)."""
+    ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts);
+    ``prompt``: the question, canonicalised."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
     ref_clauses = _reference_clauses(p.text, matcher)
@@ -807,6 +808,18 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
     # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
+    # Steps in the other order: 'first an all-gather, then a reduce-scatter' for the ring.
+    steps = step_order(clean_for_matching(p.text, matcher), matcher, prompt)
+    if steps:
+        # in a short sentence as a whole: 'first an all-gather phase, and then a reduce-scatter
+        # phase, each taking n-1 steps' (not in an unpunctuated spoken run, where the 'sentence'
+        # can be the whole answer)
+        said: dict[int, list[str]] = {}
+        for w in windows:
+            if len(w.clauses) == 1:
+                said.setdefault(w.sentence, []).append(w.text)
+        backwards = {n for n, texts in said.items() if len(texts) <= 3 and reverses_order(" ".join(texts), steps, matcher)}
+        against = [a or w.sentence in backwards or reverses_order(w.text, steps, matcher) for a, w in zip(against, windows)]
     cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
@@ -978,6 +991,87 @@ def follows_order(window_words: list[str], claim: list[str], alternative: list[s
     """
     pairs = _skip_bigrams(window_words)
     return len(pairs & _skip_bigrams(claim)) > len(pairs & _skip_bigrams(alternative))
+
+
+# A sequence a statement lays down ('a reduce-scatter phase then an all-gather phase'; 'distill,
+# then prune, then quantize'): a clause that names the same steps in the other order states
+# another procedure, however alike the two are in words.
+_THEN = re.compile(r"(?:,|\band)\s+then\b|\bfollowed by\b")
+_SEQUENCE_WORD = re.compile(r"\b(?:then|first|followed by|before|finally|afterwards|at the (?:very )?end|last(?:ly)?|next)\b")
+_NOT_A_SEQUENCE = re.compile(r"\b(?:if|when|whenever|once|unless|after|instead|follows|following|preced\w*)\b")  # 'if X, then Y'; 'A after B' runs backwards
+_EDGE = re.compile(r"[,;:()]")
+_ORDER_WORDS = frozenset("first then next last lastly finally afterwards followed end very".split())
+
+
+def _step_marks(text: str, matcher: TermMatcher) -> list[tuple[int, str]]:
+    """(offset, mark) of what names a step: glossary terms, else word beginnings ('quantiz')."""
+    spans = [(m.start(), m.end()) for m in matcher.key_regex.finditer(text)] if matcher.key_regex else []
+    words = [(m.start(), m.group()[:5]) for m in re.finditer(r"[a-z][a-z0-9]{3,}", text)
+             if m.group() not in STOPWORDS and m.group() not in _ORDER_WORDS and not any(a <= m.start() < b for a, b in spans)]
+    return sorted([(pos, "=" + key) for pos, key in matcher.key_positions(text)] + words)
+
+
+@lru_cache(maxsize=4096)
+def step_order(text: str, matcher: TermMatcher, prompt: str = "") -> tuple[frozenset[str], ...]:
+    """The steps a canonical statement puts in sequence ('A, then B', 'A is followed by B'),
+    each the marks that name it, or () when it lays down none.
+
+    >>> m = TermMatcher.build([("reduce-scatter", (), ()), ("all-gather", (), ())])
+    >>> [sorted(s) for s in step_order("ring: a reduce-scatter phase, then an all-gather phase, each n-1 steps", m)]
+    [['=reducescatter'], ['=allgather']]
+    >>> step_order("if c burns out, then a and b are still in a closed path", m)
+    ()
+    """
+    first = _THEN.search(text)
+    if first is None or _NOT_A_SEQUENCE.search(text[: first.start()]):
+        return ()
+    parts = _THEN.split(text)
+    # A later step is named by the first name after the sequence word ('then an all-gather
+    # phase'). The first step is in the last phrase before it, after whatever the sentence opens
+    # on ('a ring all-reduce runs a reduce-scatter phase'): the last term there that the question
+    # does not ask about when the later steps are terms, else its first word ('distill into a
+    # smaller student first', 'gpipe runs the forward passes').
+    pieces = [_step_marks(_EDGE.split(part.strip(" ,.;"))[-1 if i == 0 else 0], matcher) for i, part in enumerate(parts)]
+    named = [{k for _, k in marks} for marks in pieces]
+    steps = [{marks[0][1]} if marks else set() for marks in pieces]
+    later_terms = any(st and next(iter(st)).startswith("=") for st in steps[1:])
+    asked = {k for _, k in _step_marks(prompt, matcher)}
+    terms = [k for _, k in pieces[0] if k.startswith("=")]
+    words = [k for _, k in pieces[0] if not k.startswith("=")]
+    if pieces[0] and pieces[0][0][1].startswith("=") and words:
+        words = words[1:]  # 'gpipe runs the forward passes': the term opens it, its verb follows
+    if later_terms and terms:
+        steps[0] = {([k for k in terms if k not in asked] or terms)[-1]}
+    elif words:
+        steps[0] = {words[0]}
+    # A name two steps share ('phase') tells them apart by nothing.
+    steps = [frozenset(st - set().union(*(o for j, o in enumerate(named) if j != i))) for i, st in enumerate(steps)]
+    return tuple(steps) if sum(1 for st in steps if st) >= 2 else ()
+
+
+def reverses_order(text: str, steps: tuple[tuple[str, ...], ...], matcher: TermMatcher) -> bool:
+    """Whether a clause that speaks of a sequence puts the steps of ``steps`` in the other order.
+
+    >>> m = TermMatcher.build([("reduce-scatter", (), ()), ("all-gather", (), ())])
+    >>> steps = step_order("a reduce-scatter phase, then an all-gather phase", m)
+    >>> reverses_order("the ring first runs an all-gather phase and then a reduce-scatter phase", steps, m)
+    True
+    >>> reverses_order("first a reduce-scatter, then an all-gather", steps, m)
+    False
+    >>> reverses_order("an all-gather phase and a reduce-scatter phase", steps, m)  # no sequence stated
+    False
+    """
+    if not steps or not _SEQUENCE_WORD.search(text) or _NOT_A_SEQUENCE.search(text):
+        return False
+    marks = _step_marks(text, matcher)
+    at = []
+    for st in steps:
+        found = [pos for pos, k in marks if k in st]
+        at.append(min(found) if found else None)
+    named = [(i, pos) for i, pos in enumerate(at) if pos is not None]
+    right = sum(1 for a, (i, p) in enumerate(named) for j, q in named[a + 1 :] if p < q)
+    wrong = sum(1 for a, (i, p) in enumerate(named) for j, q in named[a + 1 :] if p > q)
+    return wrong > 0 and right == 0
 
 
 # 'Within a node' / 'across nodes': the roles a swapped claim mixes up ('TP across nodes, PP inside').
