@@ -1601,3 +1601,17 @@ def test_step_order_reads_sequences_not_conditions():
     assert not reverses_order("bake the crust first and then chill the tart", steps, m)
     assert not reverses_order("chill the tart after you add the filling", steps, m)  # 'after' runs backwards: not read
     assert step_order("if the crust is soggy, then bake it longer", m) == ()
+
+
+def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
+    """What the rubric says of data parallelism, said of tensor parallelism, does not make the
+    tensor-parallel point, however alike the words."""
+    q = Question.model_validate({"id": "dp-vs-tp", "title": "DP vs TP", "topic": "t",
+                                 "prompt": "How do data parallelism and tensor parallelism divide the work?",
+                                 "checkpoints": [
+                                     {"id": "dp", "text": "Data parallelism keeps a full replica of the model on every GPU and gives each replica its own share of the batch."},
+                                     {"id": "tp", "text": "Tensor parallelism cuts each weight matrix into slices, so every GPU computes a slice of every layer."}]})
+    right = grader.grade(q, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.")
+    swapped = grader.grade(q, "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
+    assert right.checkpoints[1].state != "missed"
+    assert swapped.checkpoints[1].state == "missed"

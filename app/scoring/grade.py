@@ -768,10 +768,11 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
+    contrasts = _sibling_contrasts(rubric, matcher)
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
-                                                subjects, clean_for_matching(rubric.prompt, matcher))
+                                                subjects, clean_for_matching(rubric.prompt, matcher), contrasts[k])
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -795,11 +796,13 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
-                        rubric_subjects: frozenset[str] = frozenset(), prompt: str = "") -> tuple[dict[str, float], int | None, list[int]]:
+                        rubric_subjects: frozenset[str] = frozenset(), prompt: str = "",
+                        contrasts: Sequence[tuple[frozenset[str], frozenset[str]]] = ()) -> tuple[dict[str, float], int | None, list[int]]:
     """The signals for checkpoint ``k``, the index of the window that best supports it, and the
     clauses elsewhere in the answer that make others of its sub-claims (further evidence).
     ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts);
-    ``prompt``: the question, canonicalised."""
+    ``prompt``: the question, canonicalised; ``contrasts``: for each checkpoint about a sibling of
+    this one's subject, (words only this checkpoint says, words only that one says)."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
     ref_clauses = _reference_clauses(p.text, matcher)
@@ -831,6 +834,10 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if siblings:
         by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
         elsewhere = [_speaks_of_sibling(w, by_clause.get(w.clauses[0] - 1), subject, siblings, matcher) for w in windows]
+        # What the rubric says of a sibling, said of the subject: 'tensor parallelism splits the
+        # model's layers into consecutive stages' is the pipeline definition under the wrong name.
+        if contrasts:
+            against = [a or _bound_to_sibling(w.text, subject, siblings, contrasts, matcher) for a, w in zip(against, windows)]
     # Two clauses joined are no evidence when neither is: 'gradients are not averaged across ranks;
     # each replica applies its own gradient' denies the point in one half and speaks of something
     # else in the other, however close the two are to it together.
@@ -1542,6 +1549,37 @@ def _point_subject(text: str, matcher: TermMatcher) -> tuple[str | None, frozens
     if siblings & _subjects(canon, matcher):
         return subject, frozenset()
     return subject, frozenset(siblings)
+
+
+@lru_cache(maxsize=512)
+def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], ...]:
+    """Per checkpoint, for each checkpoint whose subject is a sibling of its own: (the words only
+    it says, the words only that one says), by their first five letters, its aliases included and
+    the concepts' own names left out."""
+    subjects = [_point_subject(p.text, matcher) for p in rubric.checkpoints]
+    names = frozenset().union(*(_term_words(s, matcher) for s, _ in subjects if s))
+    words = [frozenset(w[:5] for w in content_words(clean_for_matching(" ".join((core_text(p.text), *p.aliases)), matcher)) if w not in names)
+             for p in rubric.checkpoints]
+    out = []
+    for k, (subject, siblings) in enumerate(subjects):
+        out.append(tuple((words[k] - words[j], words[j] - words[k]) for j, (other, _) in enumerate(subjects)
+                         if subject and other in siblings and other != subject))
+    return tuple(out)
+
+
+def _bound_to_sibling(text: str, subject: str, siblings: frozenset[str], contrasts, matcher: TermMatcher) -> bool:
+    """Whether what the text says right after naming ``subject`` (up to the next sibling it names)
+    is made of what a sibling's checkpoint says and nothing of what this one says: two or more
+    of the sibling's own words, none of this checkpoint's."""
+    found = [(pos, key) for pos, key in _concepts_at(text, matcher) if key == subject or key in siblings]
+    for i, (pos, key) in enumerate(found):
+        if key != subject:
+            continue
+        end = next((q for q, k in found[i + 1 :] if k != subject), len(text))
+        said = frozenset(w[:5] for w in content_words(text[pos:end]))  # word beginnings: 'matrix', 'matrices'
+        if any(len(said & theirs) >= 2 and not said & ours for ours, theirs in contrasts):
+            return True
+    return False
 
 
 def _speaks_of_sibling(w: _Window, before: "_Window | None", subject: str, siblings: frozenset[str], matcher: TermMatcher) -> bool:
