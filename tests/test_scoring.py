@@ -1615,3 +1615,18 @@ def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
     swapped = grader.grade(q, "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
     assert right.checkpoints[1].state != "missed"
     assert swapped.checkpoints[1].state == "missed"
+
+
+def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
+    """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
+    not made by an answer that says each of the other."""
+    q = Question.model_validate({"id": "tp-vs-dp", "title": "TP vs DP", "topic": "t",
+                                 "prompt": "Where does tensor parallelism communicate, and how does that differ from data parallelism?",
+                                 "checkpoints": [
+                                     {"id": "trade", "text": "Tensor parallelism exchanges activations inside every layer, so it needs the fastest links; "
+                                                             "data parallelism synchronises gradients only once per step."},
+                                     {"id": "dp", "text": "Data parallelism keeps a full copy of the model on every GPU."}]})
+    right = grader.grade(q, "Tensor parallelism exchanges activations in every layer and so needs fast links, while data parallelism only syncs gradients once per step.")
+    swapped = grader.grade(q, "Data parallelism exchanges activations inside every layer and needs the fastest links, while tensor parallelism synchronises only once per step.")
+    assert right.checkpoints[0].state == "covered"
+    assert swapped.checkpoints[0].state == "missed"

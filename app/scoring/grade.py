@@ -42,7 +42,7 @@ from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import respell, rubric_targets
-from app.scoring.terms import TermMatcher
+from app.scoring.terms import TermMatcher, concept_key
 from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
@@ -797,12 +797,12 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
                         rubric_subjects: frozenset[str] = frozenset(), prompt: str = "",
-                        contrasts: Sequence[tuple[frozenset[str], frozenset[str]]] = ()) -> tuple[dict[str, float], int | None, list[int]]:
+                        contrasts: Sequence[tuple[str, frozenset[str], frozenset[str], frozenset[str]]] = ()) -> tuple[dict[str, float], int | None, list[int]]:
     """The signals for checkpoint ``k``, the index of the window that best supports it, and the
     clauses elsewhere in the answer that make others of its sub-claims (further evidence).
     ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts);
-    ``prompt``: the question, canonicalised; ``contrasts``: for each checkpoint about a sibling of
-    this one's subject, (words only this checkpoint says, words only that one says)."""
+    ``prompt``: the question, canonicalised; ``contrasts``: what the checkpoint binds to which
+    concept against what else (see ``_sibling_contrasts``)."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
     ref_clauses = _reference_clauses(p.text, matcher)
@@ -823,6 +823,10 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
                 said.setdefault(w.sentence, []).append(w.text)
         backwards = {n for n, texts in said.items() if len(texts) <= 3 and reverses_order(" ".join(texts), steps, matcher)}
         against = [a or w.sentence in backwards or reverses_order(w.text, steps, matcher) for a, w in zip(against, windows)]
+    # What the rubric says of another concept, said of this one: 'tensor parallelism splits the
+    # model's layers into consecutive stages' is the pipeline definition under the wrong name.
+    if contrasts:
+        against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
     cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
@@ -834,10 +838,6 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if siblings:
         by_clause = {w.clauses[0]: w for w in windows if len(w.clauses) == 1}
         elsewhere = [_speaks_of_sibling(w, by_clause.get(w.clauses[0] - 1), subject, siblings, matcher) for w in windows]
-        # What the rubric says of a sibling, said of the subject: 'tensor parallelism splits the
-        # model's layers into consecutive stages' is the pipeline definition under the wrong name.
-        if contrasts:
-            against = [a or _bound_to_sibling(w.text, subject, siblings, contrasts, matcher) for a, w in zip(against, windows)]
     # Two clauses joined are no evidence when neither is: 'gradients are not averaged across ranks;
     # each replica applies its own gradient' denies the point in one half and speaks of something
     # else in the other, however close the two are to it together.
@@ -1552,33 +1552,63 @@ def _point_subject(text: str, matcher: TermMatcher) -> tuple[str | None, frozens
 
 
 @lru_cache(maxsize=512)
-def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tuple[frozenset[str], frozenset[str]], ...], ...]:
-    """Per checkpoint, for each checkpoint whose subject is a sibling of its own: (the words only
-    it says, the words only that one says), by their first five letters, its aliases included and
-    the concepts' own names left out."""
+def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...], ...]:
+    """Per checkpoint, what it binds to which concept against what else: (concept, the concepts
+    it stands against, the words only this binding says, the words only the other says), words
+    by their first five letters, the concepts' own names left out.
+
+    - Against a checkpoint about a sibling of its subject: its whole text and aliases, against
+      the sibling's ('TP splits each weight matrix' / 'PP splits the layers into stages').
+    - Inside a checkpoint that sets two siblings, or the two concepts the question contrasts, side
+      by side: what follows each name, against what follows the other ('TP communicates often
+      ...; PP communicates less ...').
+    """
     subjects = [_point_subject(p.text, matcher) for p in rubric.checkpoints]
-    names = frozenset().union(*(_term_words(s, matcher) for s, _ in subjects if s))
-    words = [frozenset(w[:5] for w in content_words(clean_for_matching(" ".join((core_text(p.text), *p.aliases)), matcher)) if w not in names)
-             for p in rubric.checkpoints]
+    topics = {s for s, _ in subjects if s}
+    names = frozenset().union(*(_term_words(s, matcher) for s in topics))
+    # (the words are the text's content words, not its concept names: 'matrix' / 'matrices')
+
+    def words(text: str) -> frozenset[str]:
+        return frozenset(w[:5] for w in content_words(text) if w not in names)
+
+    pair = contrasted_pair(rubric.prompt, matcher)
+    asked = {concept_key(t) for t in pair} if pair else set()
+    texts = [clean_for_matching(" ".join((core_text(p.text), *p.aliases)), matcher) for p in rubric.checkpoints]
+    whole = [words(t) for t in texts]
     out = []
     for k, (subject, siblings) in enumerate(subjects):
-        out.append(tuple((words[k] - words[j], words[j] - words[k]) for j, (other, _) in enumerate(subjects)
-                         if subject and other in siblings and other != subject))
+        bindings = [(subject, siblings, whole[k] - whole[j], whole[j] - whole[k]) for j, (other, _) in enumerate(subjects)
+                    if subject and other in siblings and other != subject]
+        canon = clean_for_matching(core_text(rubric.checkpoints[k].text), matcher)
+        keys = list(dict.fromkeys(key for _, key in _concepts_at(canon, matcher) if key in topics))
+        pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if _same_head(a, b, matcher) or {a, b} == asked]
+        if len(pairs) == 1:
+            keys = list(pairs[0])
+            named = [(pos, key) for pos, key in _concepts_at(canon, matcher) if key in keys]
+            said = {key: frozenset() for key in keys}
+            for i, (pos, key) in enumerate(named):
+                end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
+                said[key] |= words(canon[pos:end])
+            a, b = keys
+            bindings += [(a, frozenset({b}), said[a] - said[b], said[b] - said[a]), (b, frozenset({a}), said[b] - said[a], said[a] - said[b])]
+        out.append(tuple(bindings))
     return tuple(out)
 
 
-def _bound_to_sibling(text: str, subject: str, siblings: frozenset[str], contrasts, matcher: TermMatcher) -> bool:
-    """Whether what the text says right after naming ``subject`` (up to the next sibling it names)
-    is made of what a sibling's checkpoint says and nothing of what this one says: two or more
-    of the sibling's own words, none of this checkpoint's."""
-    found = [(pos, key) for pos, key in _concepts_at(text, matcher) if key == subject or key in siblings]
-    for i, (pos, key) in enumerate(found):
-        if key != subject:
-            continue
-        end = next((q for q, k in found[i + 1 :] if k != subject), len(text))
-        said = frozenset(w[:5] for w in content_words(text[pos:end]))  # word beginnings: 'matrix', 'matrices'
-        if any(len(said & theirs) >= 2 and not said & ours for ours, theirs in contrasts):
-            return True
+def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
+    """Whether what the text says right after naming a concept (up to the next concept it stands
+    against) is made of what the rubric binds to that other concept and nothing of what it binds
+    to this one: two or more of the other's own words, none of this one's."""
+    concepts = _concepts_at(text, matcher)
+    for subject, others, ours, theirs in bindings:
+        found = [(pos, key) for pos, key in concepts if key == subject or key in others]
+        for i, (pos, key) in enumerate(found):
+            if key != subject:
+                continue
+            end = next((q for q, k in found[i + 1 :] if k != subject), len(text))
+            said = frozenset(w[:5] for w in content_words(text[pos:end]))  # word beginnings: 'matrix', 'matrices'
+            if len(said & theirs) >= 2 and not said & ours:
+                return True
     return False
 
 
