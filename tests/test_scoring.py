@@ -1630,3 +1630,13 @@ def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(gr
     swapped = grader.grade(q, "Data parallelism exchanges activations inside every layer and needs the fastest links, while tensor parallelism synchronises only once per step.")
     assert right.checkpoints[0].state == "covered"
     assert swapped.checkpoints[0].state == "missed"
+
+
+def test_two_things_the_question_contrasts_in_plain_words_keep_their_sides(grader):
+    """'Differ between sorting and hashing': what the checkpoint says of each may not be said of the other."""
+    q = _one_point("Joins", "How do join strategies differ between sorting and hashing?",
+                   "Sorting orders both inputs and merges them in one pass; hashing builds a table on the smaller input and probes it with the larger one.")
+    right = grader.grade(q, "Sorting orders both inputs and then merges them, while hashing builds a table from the smaller input and probes it with the other.")
+    swapped = grader.grade(q, "Sorting builds a table from the smaller input and probes it with the other, while hashing orders both inputs and merges them.")
+    assert right.checkpoints[0].state == "covered"
+    assert swapped.checkpoints[0].state == "missed"

@@ -1573,6 +1573,9 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
 
     pair = contrasted_pair(rubric.prompt, matcher)
     asked = {concept_key(t) for t in pair} if pair else set()
+    # Two things the question sets side by side in plain words ('differ between training and
+    # inference'), named by a word: '~train', '~infer'.
+    plain = () if pair else _plain_pair(clean_for_matching(rubric.prompt, matcher))
     texts = [clean_for_matching(" ".join((core_text(p.text), *p.aliases)), matcher) for p in rubric.checkpoints]
     whole = [words(t) for t in texts]
     out = []
@@ -1582,26 +1585,55 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
         canon = clean_for_matching(core_text(rubric.checkpoints[k].text), matcher)
         keys = list(dict.fromkeys(key for _, key in _concepts_at(canon, matcher) if key in topics))
         pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if _same_head(a, b, matcher) or {a, b} == asked]
+        if len(pairs) != 1 and plain and all(_mentions(canon, {key}, matcher) for key in plain):
+            pairs = [plain]
         if len(pairs) == 1:
             keys = list(pairs[0])
-            named = [(pos, key) for pos, key in _concepts_at(canon, matcher) if key in keys]
+            named = _mentions(canon, set(keys), matcher)
             said = {key: frozenset() for key in keys}
             for i, (pos, key) in enumerate(named):
                 end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
-                said[key] |= words(canon[pos:end])
+                said[key] |= {w for w in words(canon[pos:end]) if w[:4] not in {k[1:5] for k in keys}}  # not the plain names
             a, b = keys
             bindings += [(a, frozenset({b}), said[a] - said[b], said[b] - said[a]), (b, frozenset({a}), said[b] - said[a], said[a] - said[b])]
         out.append(tuple(bindings))
     return tuple(out)
 
 
+_PLAIN_PAIR = re.compile(r"\b(?:between (?:the )?([a-z][a-z0-9-]{3,}) and (?:the )?([a-z][a-z0-9-]{3,})|([a-z][a-z0-9-]{3,}) (?:vs\.?|versus) ([a-z][a-z0-9-]{3,}))\b")
+
+
+def _plain_pair(prompt: str) -> tuple[str, str] | tuple[()]:
+    """The two things a question sets side by side in plain words, by their first five letters
+    after a '~'.
+
+    >>> _plain_pair("how do optimization goals differ between training and inference?")
+    ('~train', '~infer')
+    >>> _plain_pair("how does it move data between gpus?")
+    ()
+    """
+    m = _PLAIN_PAIR.search(prompt)
+    if m is None:
+        return ()
+    a, b = (g for g in m.groups() if g)
+    if a in STOPWORDS or b in STOPWORDS or a[:5] == b[:5]:
+        return ()
+    return "~" + a[:5], "~" + b[:5]
+
+
+def _mentions(text: str, keys: set[str], matcher: TermMatcher) -> list[tuple[int, str]]:
+    """(offset, key) of every mention of the given concepts (or '~' plain words) in a text."""
+    found = [(pos, key) for pos, key in _concepts_at(text, matcher) if key in keys]
+    found += [(m.start(), key) for key in keys if key.startswith("~") for m in re.finditer(rf"\b{re.escape(key[1:])}", text)]
+    return sorted(found)
+
+
 def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
     """Whether what the text says right after naming a concept (up to the next concept it stands
     against) is made of what the rubric binds to that other concept and nothing of what it binds
     to this one: two or more of the other's own words, none of this one's."""
-    concepts = _concepts_at(text, matcher)
     for subject, others, ours, theirs in bindings:
-        found = [(pos, key) for pos, key in concepts if key == subject or key in others]
+        found = _mentions(text, {subject, *others}, matcher)
         for i, (pos, key) in enumerate(found):
             if key != subject:
                 continue
