@@ -769,10 +769,11 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
     contrasts = _sibling_contrasts(rubric, matcher)
+    asked = clean_for_matching(rubric.prompt, matcher)
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
-                                                subjects, clean_for_matching(rubric.prompt, matcher), contrasts[k])
+                                                subjects, asked, contrasts[k])
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -810,7 +811,6 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # or by opposite words; 'no gap between them' agrees with 'connected'.
     # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
-    # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
     # Steps in the other order: 'first an all-gather, then a reduce-scatter' for the ring.
     steps = step_order(clean_for_matching(p.text, matcher), matcher, prompt)
     if steps:
@@ -827,6 +827,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # model's layers into consecutive stages' is the pipeline definition under the wrong name.
     if contrasts:
         against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
+    # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
     cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
@@ -1000,7 +1001,7 @@ def follows_order(window_words: list[str], claim: list[str], alternative: list[s
     return len(pairs & _skip_bigrams(claim)) > len(pairs & _skip_bigrams(alternative))
 
 
-# A sequence a statement lays down ('a reduce-scatter phase then an all-gather phase'; 'distill,
+# A sequence a statement lays down ('a reduce-scatter phase, then an all-gather phase'; 'distill,
 # then prune, then quantize'): a clause that names the same steps in the other order states
 # another procedure, however alike the two are in words.
 _THEN = re.compile(r"(?:,|\band)\s+then\b|\bfollowed by\b")
@@ -1056,7 +1057,7 @@ def step_order(text: str, matcher: TermMatcher, prompt: str = "") -> tuple[froze
     return tuple(steps) if sum(1 for st in steps if st) >= 2 else ()
 
 
-def reverses_order(text: str, steps: tuple[tuple[str, ...], ...], matcher: TermMatcher) -> bool:
+def reverses_order(text: str, steps: tuple[frozenset[str], ...], matcher: TermMatcher) -> bool:
     """Whether a clause that speaks of a sequence puts the steps of ``steps`` in the other order.
 
     >>> m = TermMatcher.build([("reduce-scatter", (), ()), ("all-gather", (), ())])
@@ -1566,7 +1567,6 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
     subjects = [_point_subject(p.text, matcher) for p in rubric.checkpoints]
     topics = {s for s, _ in subjects if s}
     names = frozenset().union(*(_term_words(s, matcher) for s in topics))
-    # (the words are the text's content words, not its concept names: 'matrix' / 'matrices')
 
     def words(text: str) -> frozenset[str]:
         return frozenset(w[:5] for w in content_words(text) if w not in names)
@@ -1591,9 +1591,10 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
             keys = list(pairs[0])
             named = _mentions(canon, set(keys), matcher)
             said = {key: frozenset() for key in keys}
+            plain_names = {key[1:5] for key in keys if key.startswith("~")}
             for i, (pos, key) in enumerate(named):
                 end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
-                said[key] |= {w for w in words(canon[pos:end]) if w[:4] not in {k[1:5] for k in keys}}  # not the plain names
+                said[key] |= {w for w in words(canon[pos:end]) if w[:4] not in plain_names}  # 'sorting' is no word of its side
             a, b = keys
             bindings += [(a, frozenset({b}), said[a] - said[b], said[b] - said[a]), (b, frozenset({a}), said[b] - said[a], said[a] - said[b])]
         out.append(tuple(bindings))
