@@ -1581,14 +1581,18 @@ def test_the_question_s_words_with_the_answer_s_meaning_are_an_answer(grader):
     assert restated.checkpoints[0].state == "missed" and restated.score == 0
 
 
+def _states(grader, q: Question, k: int, *answers: str) -> list[str]:
+    """The state of checkpoint ``k`` for each answer."""
+    return [grader.grade(q, a).checkpoints[k].state for a in answers]
+
+
 def test_steps_named_in_the_other_order_are_another_procedure(grader):
     """A checkpoint that lays down a sequence is not made by a clause that runs its steps backwards."""
     q = _one_point("Ring all-reduce", "How does a ring all-reduce move data between GPUs?",
                    "A ring all-reduce runs a reduce-scatter phase, then an all-gather phase, each of N-1 steps.")
-    right = grader.grade(q, "It starts with the reduce-scatter, where every GPU ends up owning one summed chunk, and then an all-gather passes the finished chunks around.")
-    backwards = grader.grade(q, "It starts with the all-gather, where every GPU collects all the chunks, and then a reduce-scatter sums them up.")
-    assert right.checkpoints[0].state != "missed"
-    assert backwards.checkpoints[0].state == "missed"
+    right, backwards = _states(grader, q, 0, "It starts with the reduce-scatter, where every GPU ends up owning one summed chunk, and then an all-gather passes the finished chunks around.",
+                               "It starts with the all-gather, where every GPU collects all the chunks, and then a reduce-scatter sums them up.")
+    assert right != "missed" and backwards == "missed"
 
 
 def test_step_order_reads_sequences_not_conditions():
@@ -1611,10 +1615,9 @@ def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
                                  "checkpoints": [
                                      {"id": "dp", "text": "Data parallelism keeps a full replica of the model on every GPU and gives each replica its own share of the batch."},
                                      {"id": "tp", "text": "Tensor parallelism cuts each weight matrix into slices, so every GPU computes a slice of every layer."}]})
-    right = grader.grade(q, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.")
-    swapped = grader.grade(q, "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
-    assert right.checkpoints[1].state != "missed"
-    assert swapped.checkpoints[1].state == "missed"
+    right, swapped = _states(grader, q, 1, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.",
+                             "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
+    assert right != "missed" and swapped == "missed"
 
 
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
@@ -1626,17 +1629,15 @@ def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(gr
                                      {"id": "trade", "text": "Tensor parallelism exchanges activations inside every layer, so it needs the fastest links; "
                                                              "data parallelism synchronises gradients only once per step."},
                                      {"id": "dp", "text": "Data parallelism keeps a full copy of the model on every GPU."}]})
-    right = grader.grade(q, "Tensor parallelism exchanges activations in every layer and so needs fast links, while data parallelism only syncs gradients once per step.")
-    swapped = grader.grade(q, "Data parallelism exchanges activations inside every layer and needs the fastest links, while tensor parallelism synchronises only once per step.")
-    assert right.checkpoints[0].state == "covered"
-    assert swapped.checkpoints[0].state == "missed"
+    right, swapped = _states(grader, q, 0, "Tensor parallelism exchanges activations in every layer and so needs fast links, while data parallelism only syncs gradients once per step.",
+                             "Data parallelism exchanges activations inside every layer and needs the fastest links, while tensor parallelism synchronises only once per step.")
+    assert (right, swapped) == ("covered", "missed")
 
 
 def test_two_things_the_question_contrasts_in_plain_words_keep_their_sides(grader):
     """'Differ between sorting and hashing': what the checkpoint says of each may not be said of the other."""
     q = _one_point("Joins", "How do join strategies differ between sorting and hashing?",
                    "Sorting orders both inputs and merges them in one pass; hashing builds a table on the smaller input and probes it with the larger one.")
-    right = grader.grade(q, "Sorting orders both inputs and then merges them, while hashing builds a table from the smaller input and probes it with the other.")
-    swapped = grader.grade(q, "Sorting builds a table from the smaller input and probes it with the other, while hashing orders both inputs and merges them.")
-    assert right.checkpoints[0].state == "covered"
-    assert swapped.checkpoints[0].state == "missed"
+    right, swapped = _states(grader, q, 0, "Sorting orders both inputs and then merges them, while hashing builds a table from the smaller input and probes it with the other.",
+                             "Sorting builds a table from the smaller input and probes it with the other, while hashing orders both inputs and merges them.")
+    assert (right, swapped) == ("covered", "missed")
