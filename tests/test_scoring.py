@@ -1641,3 +1641,19 @@ def test_two_things_the_question_contrasts_in_plain_words_keep_their_sides(grade
     right, swapped = _states(grader, q, 0, "Sorting orders both inputs and then merges them, while hashing builds a table from the smaller input and probes it with the other.",
                              "Sorting builds a table from the smaller input and probes it with the other, while hashing orders both inputs and merges them.")
     assert (right, swapped) == ("covered", "missed")
+
+
+def test_two_kinds_of_one_thing_set_in_parallel_keep_their_sides(grader):
+    """'Post-training quantization ...; quantization-aware training ...': the point is not made by an
+    answer that says each kind's part of the other."""
+    q = Question.model_validate({"id": "ptq-qat", "title": "PTQ and QAT", "topic": "t",
+                                 "prompt": "How would you quantize a trained network to INT8?",
+                                 "checkpoints": [
+                                     {"id": "kinds", "text": "Post-training quantization calibrates an already trained model on a small sample of data; "
+                                                             "quantization-aware training simulates the rounding during fine-tuning so the weights adapt to it."},
+                                     {"id": "check", "text": "Accuracy is compared with the FP32 baseline on held-out data before deploying."}]})
+    right, swapped = _states(grader, q, 0, "Post-training quantization calibrates the trained model on a small data sample, whereas "
+                                           "quantization-aware training simulates rounding while fine-tuning so the weights adapt.",
+                             "Quantization-aware training calibrates the trained model on a small data sample, whereas "
+                             "post-training quantization simulates rounding while fine-tuning so the weights adapt.")
+    assert right == "covered" and swapped != "covered"

@@ -1560,9 +1560,10 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
 
     - Against a checkpoint about a sibling of its subject: its whole text and aliases, against
       the sibling's ('TP splits each weight matrix' / 'PP splits the layers into stages').
-    - Inside a checkpoint that sets two siblings, or the two concepts the question contrasts, side
-      by side: what follows each name, against what follows the other ('TP communicates often
-      ...; PP communicates less ...').
+    - Inside a checkpoint that sets two siblings, the two concepts the question contrasts, or two
+      kinds of one thing that open its parallel parts, side by side: what follows each name,
+      against what follows the other ('TP communicates often ...; PP communicates less ...';
+      'Nsight Systems shows the timeline ..., and Nsight Compute analyzes individual kernels').
     """
     subjects = [_point_subject(p.text, matcher) for p in rubric.checkpoints]
     topics = {s for s, _ in subjects if s}
@@ -1587,18 +1588,36 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
         pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if _same_head(a, b, matcher) or {a, b} == asked]
         if len(pairs) != 1 and plain and all(_mentions(canon, {key}, matcher) for key in plain):
             pairs = [plain]
+        if len(pairs) != 1:
+            openers = _parallel_openers(canon, matcher)
+            if len(openers) == 2 and _term_words(openers[0], matcher) & _term_words(openers[1], matcher):
+                pairs = [tuple(openers)]  # two kinds of one thing: 'Nsight Systems ..., and Nsight Compute ...'
         if len(pairs) == 1:
             keys = list(pairs[0])
             named = _mentions(canon, set(keys), matcher)
             said = {key: frozenset() for key in keys}
-            plain_names = {key[1:5] for key in keys if key.startswith("~")}
+            own_names = {key[1:5] for key in keys if key.startswith("~")} | {w[:4] for key in keys for w in _term_words(key, matcher)}
             for i, (pos, key) in enumerate(named):
                 end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
-                said[key] |= {w for w in words(canon[pos:end]) if w[:4] not in plain_names}  # 'sorting' is no word of its side
+                said[key] |= {w for w in words(canon[pos:end]) if w[:4] not in own_names}  # 'sorting' is no word of its side
             a, b = keys
             bindings += [(a, frozenset({b}), said[a] - said[b], said[b] - said[a]), (b, frozenset({a}), said[b] - said[a], said[a] - said[b])]
         out.append(tuple(bindings))
     return tuple(out)
+
+
+_PARALLEL = re.compile(r";|,\s*(?:and|while|whereas|but)\s+|\b(?:while|whereas)\b")
+
+
+def _parallel_openers(canon: str, matcher: TermMatcher) -> list[str]:
+    """The concepts that open the parallel parts of a statement ('Nsight Systems shows the
+    timeline ..., and Nsight Compute analyzes individual kernels'), in order, each once."""
+    out = []
+    for part in _PARALLEL.split(canon):
+        found = _concepts_at(part, matcher)
+        if found and _opens_on(part, found[0][0]) and found[0][1] not in out:
+            out.append(found[0][1])
+    return out
 
 
 _PLAIN_PAIR = re.compile(r"\b(?:between (?:the )?([a-z][a-z0-9-]{3,}) and (?:the )?([a-z][a-z0-9-]{3,})|([a-z][a-z0-9-]{3,}) (?:vs\.?|versus) ([a-z][a-z0-9-]{3,}))\b")
