@@ -1657,3 +1657,19 @@ def test_two_kinds_of_one_thing_set_in_parallel_keep_their_sides(grader):
                              "Quantization-aware training calibrates the trained model on a small data sample, whereas "
                              "post-training quantization simulates rounding while fine-tuning so the weights adapt.")
     assert right == "covered" and swapped != "covered"
+
+
+def test_fillers_in_punctuated_text_do_not_cut_its_clauses():
+    """Where the pauses are written as punctuation (typed text, a punctuated transcript), a filler is
+    no clause boundary; in a raw transcript a filler before a new topic and its verb still is."""
+    def texts(answer: str) -> list[str]:
+        return [c.text for c in read_answer(answer)]
+
+    assert texts("Elementwise ops after um a GEMM are memory-bound, so fusing them pays off.") == [
+        "Elementwise ops after um a GEMM are memory-bound", "so fusing them pays off"]
+    assert texts("Quantization lowers the precision, um, and pruning removes weights.") == [
+        "Quantization lowers the precision", "and pruning removes weights"]
+    assert texts("Each stage sends its activations to the um next stage over the network.") == [
+        "Each stage sends its activations to the um next stage over the network"]
+    assert texts("elementwise ops after um a gemm are memory bound so fusing them pays off")[:2] == [
+        "elementwise ops after", "um a gemm are memory bound"]

@@ -29,8 +29,12 @@ _MARKERS = (
 _NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bin)(?<!\bat)"
 # Nor after a form of 'be': 'the all-reduce is so efficient', 'the result is then broadcast', 'it is also used'.
 _NOT_AFTER += r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bbeen)(?<!'s)"
+# Nor at a filler: the split is tried before it, so 'the um next station' stays one phrase.
+_NOT_AFTER += r"(?<!\bum)(?<!\buh)(?<!\berm)(?<!\ber)"
+# Fillers between the pause and the word that opens the next claim ('..., um, and ...') belong to the pause.
+_PAUSES = r"(?:(?:um+|uh+|erm|er)\b,?\s+)*"
 _CLAUSE_SPLIT = re.compile(
-    rf"(?=[,\s]){_NOT_AFTER}(?<![\s,])(?:,\s*|\s+)(?=(?:{_MARKERS})\b)|,\s+(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    rf"(?=[,\s]){_NOT_AFTER}(?<![\s,])(?:,\s*|\s+){_PAUSES}(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
 )
 
@@ -268,14 +272,15 @@ def _word_count(text: str) -> int:
     return sum(1 for m in WORD.finditer(text) if m.group().lower() not in FILLERS)
 
 
-def _spoken_words(text: str, start: int = 0, end: int | None = None) -> list[re.Match]:
+def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bool = True) -> list[re.Match]:
     """The words of text[start:end] without a stutter's repeats ('the the'): a stammer does not
-    lengthen a run. (Fillers still count: in a transcript an 'um' is a pause, and where a long
-    run is cut matters. Leaving them out too made two labelled decisions worse.)"""
+    lengthen a run. Fillers count in a raw transcript (``fillers``: there an 'um' is a pause, and
+    where a long run is cut matters; leaving them out made two labelled decisions worse), not in
+    punctuated text, where the punctuation marks the pauses."""
     out: list[re.Match] = []
     for m in WORD.finditer(text, start, len(text) if end is None else end):
         w = m.group().lower()
-        if not (out and out[-1].group().lower() == w):
+        if not (out and out[-1].group().lower() == w) and (fillers or w not in FILLERS):
             out.append(m)
     return out
 
@@ -303,6 +308,7 @@ def read_answer(answer: str) -> list[Clause]:
     """
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
+        spoken = _unpunctuated(answer[s0 : s1 + 1])  # with the mark that ends it
         asks = answer[s1 : s1 + 1] == "?" and bool(_ASKS.match(answer, s0, s1))
         first_of_sentence = len(clauses)
         pieces = _spans(answer, _CORRECTION, s0, s1)
@@ -348,7 +354,7 @@ def read_answer(answer: str) -> list[Clause]:
                     x0, x1 = _trim(answer, x0, x1)
                     if x1 <= x0 or _word_count(answer[x0:x1]) == 0:
                         continue
-                    for w0, w1 in _windows(answer, x0, x1):
+                    for w0, w1 in _windows(answer, x0, x1, spoken):
                         clauses.append(_make_clause(answer, w0, w1, s_idx, False, after_contrast))
             # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
@@ -548,16 +554,29 @@ def _mark_suppositions(text: str, clauses: list[Clause]) -> None:
             clauses[i] = _replace(c, supposed=True)  # what would follow from it
 
 
-def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+_MARK = re.compile(r"[.,;:!?]")
+
+
+def _unpunctuated(sentence: str) -> bool:
+    """Whether a sentence reads as a raw speech transcript: no punctuation, or a mark for more
+    than 30 words (typed answers in the labelled set have one every 1-18 words, transcripts every
+    99 or more)."""
+    marks = len(_MARK.findall(sentence))
+    return marks == 0 or _word_count(sentence) > 30 * marks
+
+
+def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple[int, int]]:
     """The clause itself, or for a long run (unpunctuated speech) its spoken clauses, and for a
-    clause still too long, overlapping windows.
+    clause still too long, overlapping windows. A filler before a new topic and its verb opens a
+    spoken clause only in an unpunctuated transcript (``spoken``): where the pauses are written as
+    punctuation, 'elementwise ops after um a GEMM are memory-bound' is one clause.
 
     >>> t = "you cut the model into stages so each gpu gets some of the layers um and the output goes from one gpu to the next one um and there's the bubble problem at the start"
     >>> [t[a:b] for a, b in _windows(t, 0, len(t))]
     ['you cut the model into stages so each gpu gets some of the layers', 'um and the output goes from one gpu to the next one', "um and there's the bubble problem at the start"]
     """
     topics: list[tuple[int, int]] = []
-    for a, b in _spans(text, _FILLER_TOPIC, start, end):
+    for a, b in _spans(text, _FILLER_TOPIC, start, end) if spoken else [(start, end)]:
         # A stub of a phrase before the pause ('the thing | um you care about is ...') or after it
         # says nothing on its own: it belongs with its neighbour.
         if topics and (_word_count(text[a:b]) < 3 or _word_count(text[topics[-1][0] : topics[-1][1]]) < 3):
@@ -566,8 +585,8 @@ def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
             topics.append((a, b))
     topics = [_trim(text, a, b) for a, b in topics]
     if len(topics) > 1:
-        return [w for a, b in topics for w in _windows(text, a, b)]
-    if len(_spoken_words(text, start, end)) <= MAX_CLAUSE_WORDS:
+        return [w for a, b in topics for w in _windows(text, a, b, spoken)]
+    if len(_spoken_words(text, start, end, fillers=spoken)) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     pieces: list[tuple[int, int]] = []
     for a, b in _spans(text, _SPEECH_CLAUSE, start, end):
@@ -575,11 +594,11 @@ def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
             pieces[-1] = (pieces[-1][0], b)
         else:
             pieces.append((a, b))
-    return [w for a, b in pieces for w in _fixed_windows(text, *_trim(text, a, b))]
+    return [w for a, b in pieces for w in _fixed_windows(text, *_trim(text, a, b), spoken)]
 
 
-def _fixed_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    words = _spoken_words(text, start, end)
+def _fixed_windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple[int, int]]:
+    words = _spoken_words(text, start, end, fillers=spoken)
     if len(words) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     size, stride = 20, 12
