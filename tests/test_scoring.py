@@ -1581,6 +1581,12 @@ def test_the_question_s_words_with_the_answer_s_meaning_are_an_answer(grader):
     assert restated.checkpoints[0].state == "missed" and restated.score == 0
 
 
+def _points(title: str, prompt: str, *checkpoints: str) -> Question:
+    """A question with several checkpoints (ids p0, p1, ...), as a study group would write it."""
+    return Question.model_validate({"id": "points", "title": title, "topic": "t", "prompt": prompt,
+                                    "checkpoints": [{"id": f"p{i}", "text": t} for i, t in enumerate(checkpoints)]})
+
+
 def _states(grader, q: Question, k: int, *answers: str) -> list[str]:
     """The state of checkpoint ``k`` for each answer."""
     return [grader.grade(q, a).checkpoints[k].state for a in answers]
@@ -1610,11 +1616,9 @@ def test_step_order_reads_sequences_not_conditions():
 def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
     """What the rubric says of data parallelism, said of tensor parallelism, does not make the
     tensor-parallel point, however alike the words."""
-    q = Question.model_validate({"id": "dp-vs-tp", "title": "DP vs TP", "topic": "t",
-                                 "prompt": "How do data parallelism and tensor parallelism divide the work?",
-                                 "checkpoints": [
-                                     {"id": "dp", "text": "Data parallelism keeps a full replica of the model on every GPU and gives each replica its own share of the batch."},
-                                     {"id": "tp", "text": "Tensor parallelism cuts each weight matrix into slices, so every GPU computes a slice of every layer."}]})
+    q = _points("DP vs TP", "How do data parallelism and tensor parallelism divide the work?",
+                "Data parallelism keeps a full replica of the model on every GPU and gives each replica its own share of the batch.",
+                "Tensor parallelism cuts each weight matrix into slices, so every GPU computes a slice of every layer.")
     right, swapped = _states(grader, q, 1, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.",
                              "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
     assert right != "missed" and swapped == "missed"
@@ -1623,12 +1627,10 @@ def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
     """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
     not made by an answer that says each of the other."""
-    q = Question.model_validate({"id": "tp-vs-dp", "title": "TP vs DP", "topic": "t",
-                                 "prompt": "Where does tensor parallelism communicate, and how does that differ from data parallelism?",
-                                 "checkpoints": [
-                                     {"id": "trade", "text": "Tensor parallelism exchanges activations inside every layer, so it needs the fastest links; "
-                                                             "data parallelism synchronises gradients only once per step."},
-                                     {"id": "dp", "text": "Data parallelism keeps a full copy of the model on every GPU."}]})
+    q = _points("TP vs DP", "Where does tensor parallelism communicate, and how does that differ from data parallelism?",
+                "Tensor parallelism exchanges activations inside every layer, so it needs the fastest links; "
+                "data parallelism synchronises gradients only once per step.",
+                "Data parallelism keeps a full copy of the model on every GPU.")
     right, swapped = _states(grader, q, 0, "Tensor parallelism exchanges activations in every layer and so needs fast links, while data parallelism only syncs gradients once per step.",
                              "Data parallelism exchanges activations inside every layer and needs the fastest links, while tensor parallelism synchronises only once per step.")
     assert (right, swapped) == ("covered", "missed")
@@ -1646,12 +1648,10 @@ def test_two_things_the_question_contrasts_in_plain_words_keep_their_sides(grade
 def test_two_kinds_of_one_thing_set_in_parallel_keep_their_sides(grader):
     """'Post-training quantization ...; quantization-aware training ...': the point is not made by an
     answer that says each kind's part of the other."""
-    q = Question.model_validate({"id": "ptq-qat", "title": "PTQ and QAT", "topic": "t",
-                                 "prompt": "How would you quantize a trained network to INT8?",
-                                 "checkpoints": [
-                                     {"id": "kinds", "text": "Post-training quantization calibrates an already trained model on a small sample of data; "
-                                                             "quantization-aware training simulates the rounding during fine-tuning so the weights adapt to it."},
-                                     {"id": "check", "text": "Accuracy is compared with the FP32 baseline on held-out data before deploying."}]})
+    q = _points("PTQ and QAT", "How would you quantize a trained network to INT8?",
+                "Post-training quantization calibrates an already trained model on a small sample of data; "
+                "quantization-aware training simulates the rounding during fine-tuning so the weights adapt to it.",
+                "Accuracy is compared with the FP32 baseline on held-out data before deploying.")
     right, swapped = _states(grader, q, 0, "Post-training quantization calibrates the trained model on a small data sample, whereas "
                                            "quantization-aware training simulates rounding while fine-tuning so the weights adapt.",
                              "Quantization-aware training calibrates the trained model on a small data sample, whereas "
