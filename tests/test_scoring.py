@@ -1673,3 +1673,10 @@ def test_fillers_in_punctuated_text_do_not_cut_its_clauses():
         "Each stage sends its activations to the um next stage over the network"]
     assert texts("elementwise ops after um a gemm are memory bound so fusing them pays off")[:2] == [
         "elementwise ops after", "um a gemm are memory bound"]
+
+
+def test_a_stutter_reads_as_the_word_said_once():
+    """'since since', 'Option Option': a repeated word neither opens a clause nor lengthens a fragment."""
+    for said, plain in [("NVIDIA GPUs since since Volta support 2:4 sparsity.", "NVIDIA GPUs since Volta support 2:4 sparsity."),
+                        ("Option Option one: every GPU gets a slice of every layer.", "Option one: every GPU gets a slice of every layer.")]:
+        assert len(read_answer(said)) == len(read_answer(plain)) == 1, [c.text for c in read_answer(said)]

@@ -257,7 +257,9 @@ def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     >>> [t[a:b] for a, b in _clause_spans(t, 0, len(t))]
     ['Each GPU sends 2(N-1)/N of the buffer', 'the ring', 'in total']
     """
-    return _spans(text, _CLAUSE_SPLIT, start, end, keep=[(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)])
+    keep = [(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)]
+    keep += [(m.start(), m.end()) for m in _STUTTER.finditer(text, start, end)]  # 'since since Volta' is one 'since'
+    return _spans(text, _CLAUSE_SPLIT, start, end, keep=keep)
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -268,8 +270,13 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_STUTTER = re.compile(r"\b([a-z]+)(?:\s+\1\b)+", re.I)
+
+
 def _word_count(text: str) -> int:
-    return sum(1 for m in WORD.finditer(text) if m.group().lower() not in FILLERS)
+    """Words, without fillers and without a stutter's repeats ('the the')."""
+    words = [m.group().lower() for m in WORD.finditer(text)]
+    return sum(1 for i, w in enumerate(words) if w not in FILLERS and not (i and words[i - 1] == w))
 
 
 def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bool = True) -> list[re.Match]:
