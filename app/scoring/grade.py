@@ -43,7 +43,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
-from app.scoring.text import FILLERS, STOPWORDS, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
+from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -157,7 +157,6 @@ class _Window:
 
 
 _FILLER_RE = re.compile(r"\b(?:um+|uh+|erm|er|hmm+|mm+|ah|eh|you know|i guess|kind of|sort of|like,)\s*", re.I)
-_STUTTER = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
 
 
 def clean_for_matching(text: str, matcher: TermMatcher) -> str:
@@ -169,7 +168,7 @@ def clean_for_matching(text: str, matcher: TermMatcher) -> str:
 def _clean(text: str, matcher: TermMatcher) -> str:
     # Memoised: rubric texts are cleaned again for every answer they grade.
     text = _FILLER_RE.sub(" ", normalize(text))
-    text = _STUTTER.sub(r"\1", text)
+    text = STUTTER.sub(r"\1", text)
     return matcher.canonicalize(spell_out_contractions(text))
 
 
@@ -1641,9 +1640,10 @@ def _plain_pair(prompt: str) -> tuple[str, str] | tuple[()]:
     return "~" + a[:5], "~" + b[:5]
 
 
-def _mentions(text: str, keys: set[str], matcher: TermMatcher) -> list[tuple[int, str]]:
-    """(offset, key) of every mention of the given concepts (or '~' plain words) in a text."""
-    found = [(pos, key) for pos, key in _concepts_at(text, matcher) if key in keys]
+def _mentions(text: str, keys: set[str], matcher: TermMatcher, concepts: list[tuple[int, str]] | None = None) -> list[tuple[int, str]]:
+    """(offset, key) of every mention of the given concepts (or '~' plain words) in a text;
+    ``concepts``: the text's ``_concepts_at``, when already found."""
+    found = [(pos, key) for pos, key in (_concepts_at(text, matcher) if concepts is None else concepts) if key in keys]
     found += [(m.start(), key) for key in keys if key.startswith("~") for m in re.finditer(rf"\b{re.escape(key[1:])}", text)]
     return sorted(found)
 
@@ -1652,8 +1652,9 @@ def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
     """Whether what the text says right after naming a concept (up to the next concept it stands
     against) is made of what the rubric binds to that other concept and nothing of what it binds
     to this one: two or more of the other's own words, none of this one's."""
+    concepts = _concepts_at(text, matcher)
     for subject, others, ours, theirs in bindings:
-        found = _mentions(text, {subject, *others}, matcher)
+        found = _mentions(text, {subject, *others}, matcher, concepts)
         for i, (pos, key) in enumerate(found):
             if key != subject:
                 continue

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.scoring.polarity import NEGATION_WORDS, blank_non_negations
-from app.scoring.text import FILLERS, WORD
+from app.scoring.text import FILLERS, STUTTER, WORD
 
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=\s|$)|\n+")
@@ -258,7 +258,7 @@ def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     ['Each GPU sends 2(N-1)/N of the buffer', 'the ring', 'in total']
     """
     keep = [(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)]
-    keep += [(m.start(), m.end()) for m in _STUTTER.finditer(text, start, end)]  # 'since since Volta' is one 'since'
+    keep += [(m.start(), m.end()) for m in STUTTER.finditer(text, start, end)]  # 'since since Volta' is one 'since'
     return _spans(text, _CLAUSE_SPLIT, start, end, keep=keep)
 
 
@@ -270,13 +270,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-_STUTTER = re.compile(r"\b([a-z]+)(?:\s+\1\b)+", re.I)
-
-
 def _word_count(text: str) -> int:
     """Words, without fillers and without a stutter's repeats ('the the')."""
-    words = [m.group().lower() for m in WORD.finditer(text)]
-    return sum(1 for i, w in enumerate(words) if w not in FILLERS and not (i and words[i - 1] == w))
+    return len(_spoken_words(text, fillers=False))
 
 
 def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bool = True) -> list[re.Match]:

@@ -16,6 +16,8 @@ _DOUBLE_QUOTES = {ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u2033\uff02"}
 QUOTES = _APOSTROPHES | _DOUBLE_QUOTES
 _SPACE = re.compile(r"\s+")
 WORD = re.compile(r"[a-z0-9]+(?:['.:/][a-z0-9]+)*", re.I)
+# A stutter: a word said again right after itself ('the the', 'since since').
+STUTTER = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
 
 # Function words: they carry the relations between concepts, not the concepts themselves.
 STOPWORDS = frozenset(
