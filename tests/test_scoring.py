@@ -1680,3 +1680,16 @@ def test_a_stutter_reads_as_the_word_said_once():
     for said, plain in [("NVIDIA GPUs since since Volta support 2:4 sparsity.", "NVIDIA GPUs since Volta support 2:4 sparsity."),
                         ("Option Option one: every GPU gets a slice of every layer.", "Option one: every GPU gets a slice of every layer.")]:
         assert len(read_answer(said)) == len(read_answer(plain)) == 1, [c.text for c in read_answer(said)]
+
+
+def test_a_denial_lends_no_words_to_the_clause_joined_to_it(grader):
+    """A clause that denies a point, joined to a remark that says nothing of it, earns no credit
+    through the remark: the pair does not bring back the denied clause's words."""
+    q = _points("Write-ahead logging", "How does a write-ahead log make a database crash-safe?",
+                "Every change is written to the log and flushed to disk before the data pages are modified, so after a crash the log can be replayed.",
+                "Checkpoints bound how much of the log has to be replayed.")
+    denied = _states(grader, q, 0, "No database flushes the log to disk before modifying the data pages; that is a textbook simplification.",
+                     "The log is not flushed to disk before the data pages change; honestly it is just folklore.")
+    right = _states(grader, q, 0, "Each change goes to the log and is flushed before the pages are touched, so recovery replays it.")
+    assert denied == ["missed", "missed"] and right == ["covered"]
+

@@ -847,6 +847,14 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         halves = [single.get(c) for c in w.clauses]
         if len(halves) > 1 and None not in halves and all(barred[h] for h in halves):
             against[i] = True
+    # A clause that makes a wrong claim, or denies what this checkpoint says, lends no words to a
+    # window it is joined into, nor to what the whole answer says: in 'No NVIDIA GPU accelerates
+    # 2:4 structured sparsity; it's purely a research idea' the second half does not bring back
+    # the first half's words. (A denial of something the checkpoint does not speak of, or said of
+    # a sibling concept, 'TP does not put whole layers on GPUs; that's PP', is no bar.)
+    cp_words = set(content_words(clean_for_matching(p.text, matcher)))
+    denied = {c for c, i in single.items() if i in wrong_windows or (
+        against[i] and windows[i].negated and not elsewhere[i] and polarity.denied_words(windows[i].text) & cp_words)}
     best, best_score = None, -1.0
     for i, w in enumerate(windows):
         if i in wrong_windows or against[i] or elsewhere[i]:  # saying the opposite is no evidence for it
@@ -861,7 +869,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # What the whole answer says: clauses that name terms and predicate nothing add no words.
     empty = {w.clauses[0] for w in windows if len(w.clauses) == 1 and w.substance == 0}
     usable = [i for i in range(len(windows)) if i not in wrong_windows and not against[i] and not elsewhere[i] and windows[i].substance > 0
-              and not empty & set(windows[i].clauses)]
+              and not (empty | denied) & set(windows[i].clauses)]
     all_words = frozenset().union(*(windows[i].words for i in usable))
     all_keys = frozenset().union(*(windows[i].keys for i in usable))
     # Clauses close to the point, each said once: repeating a sentence supports nothing more.
@@ -899,7 +907,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         "hedged": float(w.hedged),
         # Word-level alignment (BERTScore-style recall): how much of the checkpoint's wording
         # finds a counterpart, in context, in the best clause / anywhere in the usable answer.
-        "align": align.recall(k, w.clauses) if align else float(cp_sim[best, k]),
+        "align": align.recall(k, [c for c in w.clauses if c not in denied] or w.clauses) if align else float(cp_sim[best, k]),
         "align_all": align.recall(k, sorted({c for i in usable for c in windows[i].clauses})) if align else float(cp_sim[best, k]),
     }
     return feats, best, sorted(more, key=lambda i: windows[i].start)[:2]
