@@ -1693,3 +1693,13 @@ def test_a_denial_lends_no_words_to_the_clause_joined_to_it(grader):
     right = _states(grader, q, 0, "Each change goes to the log and is flushed before the pages are touched, so recovery replays it.")
     assert denied == ["missed", "missed"] and right == ["covered"]
 
+
+def test_not_waiting_for_the_whole_is_starting_early(grader):
+    """'Doesn't wait for the whole page before sending' agrees with 'sends each chunk as soon as it is
+    ready'; 'waits for the whole page before sending' says the opposite."""
+    q = _points("Streaming rendering", "How does server-side streaming make a page appear sooner?",
+                "The server sends each chunk of HTML to the browser as soon as it is rendered, so the browser starts painting while the rest is still being produced.",
+                "Slow parts of the page are wrapped in placeholders that are filled in later.")
+    early, waits = _states(grader, q, 0, "The server doesn't wait for the whole page to finish rendering before it starts sending HTML to the browser.",
+                           "The server waits for the whole page to finish rendering before it sends any HTML to the browser.")
+    assert early != "missed" and waits == "missed"

@@ -292,6 +292,11 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     s = stance(clause, reference, clause_negated=clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
+    if not ref_negated and _PROMPT.search(reference.lower()):
+        if clause_negated and _WAIT_DENIED.search(clause.lower()):
+            return False  # 'doesn't wait for the whole backward pass before sending' says 'as soon as ... ready'
+        if not clause_negated and _WAIT_FOR_ALL.search(clause.lower()):
+            return True  # 'waits for the whole backward pass to finish before sending' says the opposite
     # 'you don't go back out to memory' agrees with 'avoids / reduces memory traffic': a word of
     # avoiding or lessening counts as one more negation on its side.
     if clause_negated and not ref_negated and _DENIES_EFFECT.search(clause.lower()):
@@ -402,6 +407,11 @@ _NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do
 
 
 # A denial that something works: the clause says a remedy or a method does nothing.
+# Not waiting is starting early: it agrees with a statement of overlap or promptness.
+_WAIT_DENIED = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+){0,2}?wait(?:s|ing)?\b|\bwithout (?:any )?waiting\b")
+_WAIT_FOR_ALL = re.compile(r"\bwait(?:s|ed|ing)? (?:for|until) (?:the |all (?:the |of the )?)?(?:whole|entire|full|complete|all|every|last)\b")
+_PROMPT = re.compile(r"\bas soon as\b|\boverlap|\bconcurrent|\bat the same time\b|\bin parallel\b|\bimmediately\b|\bwhile\b")
+
 _DENIES_EFFECT = re.compile(
     r"(?:(?:\b(?:not|never)|n't)\s+(?:really\s+|actually\s+|much\s+|even\s+)?(?:help|helps|work|works|matter|matters|improve|improves|pay off|"
     r"benefit|do anything|change anything|make (?:any|a|much of a) difference)\b|\bmakes? (?:no|little) difference\b|"
