@@ -1703,3 +1703,20 @@ def test_not_waiting_for_the_whole_is_starting_early(grader):
     early, waits = _states(grader, q, 0, "The server doesn't wait for the whole page to finish rendering before it starts sending HTML to the browser.",
                            "The server waits for the whole page to finish rendering before it sends any HTML to the browser.")
     assert early != "missed" and waits == "missed"
+
+
+def test_an_acronym_said_letter_by_letter_reads_as_the_acronym(grader, bank):
+    """A transcriber writes an acronym said letter by letter as single letters ('g q a', 't p'):
+    the rubric's own acronyms and the glossary's read the same either way."""
+    q = _points("Attention variants", "How do attention variants cut the memory of LLM inference?",
+                "GQA shares each key and value head among a group of query heads, so the KV cache shrinks by the group size.",
+                "MLA compresses keys and values into a small latent vector per token.")
+    for spoken, written in (("uh g q a shares the key and value heads across groups of query heads",
+                             "uh gqa shares the key and value heads across groups of query heads"),
+                            ("and m l a compresses keys and values into a latent per token",
+                             "and mla compresses keys and values into a latent per token")):
+        said, typed = grader.grade_core(q, spoken), grader.grade_core(q, written)
+        assert [c.features for c in said.checkpoints] == [c.features for c in typed.checkpoints]
+    assert grader.matcher.canonicalize("you keep t p inside the node and f s d p shards it") == \
+        "you keep tensor parallelism inside the node and fsdp shards it"
+    assert grader.matcher.canonicalize("bulbs a b and c") == "bulbs a b and c"

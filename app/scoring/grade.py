@@ -41,7 +41,7 @@ from rapidfuzz import fuzz, process
 from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
-from app.scoring.spelling import respell, rubric_targets
+from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
 from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
 
@@ -538,6 +538,13 @@ def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
     return rubric_targets([clean_for_matching(t, matcher) for t in texts])
 
 
+@lru_cache(maxsize=256)
+def _acronym_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
+    """The rubric's short words, as the encoder sees them: what a run of spoken letters can spell."""
+    texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
+    return acronym_targets([clean_for_matching(t, matcher) for t in texts])
+
+
 _PLAIN_WORD = re.compile(r"[\w'-]+")
 
 
@@ -723,7 +730,12 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     # What the rubric asks for or warns against: restating the question plus one of these is an answer.
     rubric_words = _vocabulary(rubric, matcher)
     known = _Known(known_words, matcher.words) if known_words is not None else None
-    fix = (lambda t: respell(t, _spelling_targets(rubric, matcher), known)) if known is not None else (lambda t: t)
+    if known is not None:
+        # An acronym of the rubric's said letter by letter ('the m l p is split') reads as the acronym.
+        acronyms = frozenset(w for w in _acronym_targets(rubric, matcher) if w not in known)
+        fix = lambda t: respell(join_spelt(t, acronyms), _spelling_targets(rubric, matcher), known)  # noqa: E731
+    else:
+        fix = lambda t: t  # noqa: E731
     windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
     prompt_text = " ".join(_PLAIN_WORD.findall(clean_for_matching(rubric.prompt, matcher)))
     copies = {i: how for i, w in enumerate(windows) if (how := _copy_of_prompt(w, prompt_words, rubric_words, prompt_text))}

@@ -174,6 +174,38 @@ def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
     return _WORD.sub(fix, text)
 
 
+# A run of single letters, as a transcriber writes an acronym said letter by letter ('the m l p
+# is split'); never the 'a' of "it's a".
+_LETTER_RUN = re.compile(r"(?<![\w'])(?:[a-z][\s\-]+){1,5}[a-z](?![\w'])")
+
+
+def join_spelt(text: str, acronyms: frozenset[str]) -> str:
+    """``text`` (lower case) with each run of single letters that spells one of ``acronyms`` (the
+    rubric's short words) written as that word; an article or 'i' before it stays a word.
+
+    >>> join_spelt("so the m l p is split and a k v block moves", frozenset({"mlp", "kv"}))
+    'so the mlp is split and a kv block moves'
+    >>> join_spelt("bulbs a b and c", frozenset({"mlp"}))
+    'bulbs a b and c'
+    """
+
+    def join(m: re.Match) -> str:
+        letters = re.findall(r"[a-z]", m.group())
+        word = "".join(letters)
+        if word in acronyms:
+            return word
+        if letters[0] in "ai" and len(letters) > 2 and word[1:] in acronyms:
+            return letters[0] + " " + word[1:]
+        return m.group()
+
+    return _LETTER_RUN.sub(join, text)
+
+
+def acronym_targets(texts: list[str]) -> frozenset[str]:
+    """The rubric's short words (two to six letters) that a run of spoken letters can spell."""
+    return frozenset(w for t in texts for w in _WORD.findall(t.lower()) if 2 <= len(w) <= 6)
+
+
 def rubric_targets(texts: list[str]) -> frozenset[str]:
     """The surface words of the rubric (lower case, four letters or more) a misspelling can stand for."""
     return frozenset(w for t in texts for w in _WORD.findall(t.lower()) if len(w) >= 4)

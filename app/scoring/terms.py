@@ -24,6 +24,23 @@ def _pattern(phrase: str) -> str:
     return r"[\s\-]*".join(parts)
 
 
+def _spelt_out(phrase: str) -> str | None:
+    """The pattern of a short acronym said letter by letter, as a transcriber writes it ('f s d p',
+    'b f 16'), or None for a phrase that is no acronym (two to five letters and digits, at least
+    two letters; 'a100' is not spelt out, since 'a 100' is an article and a number).
+
+    >>> re.fullmatch(_spelt_out("fsdp"), "f s d p") is not None, _spelt_out("a100"), _spelt_out("all reduce")
+    (True, None, None)
+    """
+    key = normalize(phrase)
+    if not re.fullmatch(r"[a-z0-9]{2,5}", key):
+        return None
+    parts = re.findall(r"[a-z]|[0-9]+", key)
+    if sum(p.isalpha() for p in parts) < 2:
+        return None
+    return r"[\s\-]+".join(parts)
+
+
 @dataclass(frozen=True)
 class TermMatcher:
     """Rewrites variants to canonical terms. Build once per glossary; ``canonicalize`` is pure.
@@ -61,7 +78,10 @@ class TermMatcher:
         if not canonical:
             return cls(None, heads=heads, words=words)
         variants_sorted = sorted({normalize(v) for t, vs in terms for v in (t, *vs)}, key=len, reverse=True)
-        alternation = "|".join(_pattern(v) for v in variants_sorted if len(concept_key(v)) >= 2)
+        patterns = [_pattern(v) for v in variants_sorted if len(concept_key(v)) >= 2]
+        # An acronym said letter by letter ('t p', 'h b m') reads as the acronym.
+        patterns += [sp for v in variants_sorted if (sp := _spelt_out(v))]
+        alternation = "|".join(patterns)
         regex = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?![a-z0-9])")
         key_alt = "|".join(_pattern(c) for c in sorted(keys, key=len, reverse=True))
         key_regex = re.compile(rf"(?<![a-z0-9])(?:{key_alt})(?![a-z0-9])")
