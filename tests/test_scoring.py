@@ -1720,3 +1720,16 @@ def test_an_acronym_said_letter_by_letter_reads_as_the_acronym(grader, bank):
     assert grader.matcher.canonicalize("you keep t p inside the node and f s d p shards it") == \
         "you keep tensor parallelism inside the node and fsdp shards it"
     assert grader.matcher.canonicalize("bulbs a b and c") == "bulbs a b and c"
+
+
+def test_a_spoken_run_reads_the_same_with_contractions_or_without():
+    """In a transcript, 'there is' and 'it is' open no new topic (as 'there's' and 'it's' do not), a
+    contraction is as long as the words it stands for, and a pause before 'i don't remember' cuts
+    the admission off from the claim before it, contracted or not."""
+    said = ("so um there's a ring where each gpu passes its chunk to the next one around the ring uh i don't remember "
+            "exactly the steps um and the cost is about twice the data")
+    spelt = said.replace("there's", "there is").replace("don't", "do not")
+    for answer in (said, spelt):
+        clauses = read_answer(answer)
+        assert [c.ignorance for c in clauses] == [False, True, False]
+        assert clauses[0].text.endswith("around the ring")

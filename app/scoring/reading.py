@@ -288,6 +288,14 @@ def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bo
     return out
 
 
+def _said_length(words: list[re.Match]) -> int:
+    """How many words a run says, a contraction counting as the two it stands for ('don't' is as
+    long as 'do not')."""
+    return len(words) + sum(bool(_CONTRACTED.search(m.group())) for m in words)
+
+
+_CONTRACTED = re.compile(r"(?:n't|'re|'ll|'ve|'d|'m)$|^(?:it|that|there|here|what|he|she|who|where|how|let)'s$", re.I)  # not 'the model's'
+
 MAX_CLAUSE_WORDS = 28  # longer runs (unpunctuated speech) are cut into overlapping windows
 
 
@@ -511,7 +519,7 @@ _KNOWING = "".join(rf"(?<!\b{w})" for w in ("know", "remember", "recall", "under
 # Where a pause may split: before whitespace (tested first, for speed), not right after 'and' or a filler.
 _PAUSE_POINT = r"(?=\s)(?<!\band)(?<!\bum)(?<!\buh)(?<!\ber)"
 _SPEECH_CLAUSE = re.compile(
-    _PAUSE_POINT + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|this|we|they|i|i'd|i'm|"
+    _PAUSE_POINT + _KNOWING + r"\s+(?=(?:(?:and|um+|uh+|erm|er)\s+)+(?:then|there(?:'s| is| are)?|the|you|it|it's|that's|that is|this|we|they|i|i'd|i'm|"
     r"each|every|because|but|so)\b)",
     re.I,
 )
@@ -523,11 +531,13 @@ _MID_PHRASE = "".join(rf"(?<!\b{w})" for w in ("the", "a", "an", "its", "their",
                                                 "between", "across", "within", "through", "than", "is", "are", "was", "were"))
 _MID_PHRASE += _KNOWING  # 'i don't know um what cudnn does'
 _CARRIES_ON = r"(?:of|on|in|to|at|by|for|from|with|into|over|than|as|which|who|whose)\b"
+# 'there is', 'it is' name no new topic (and read as 'there's', 'it's' do).
+_EXPLETIVE = r"(?:there|it|that|this|here)\s+(?:is|are|was|were)\b"
 # A filler before a new topic and its verb opens a new claim however short the run:
 # '... so you use micro batches um tensor parallelism is ...', '... soft labels um kernel fusion is ...',
 # '... i don't remember the details um and kernel fusion is ...'.
 _FILLER_TOPIC = re.compile(
-    _PAUSE_POINT + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r")(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were|i haven't|i don't)\b)",
+    _PAUSE_POINT + _MID_PHRASE + r"\s+(?=(?:(?:and\s+)?(?:um+|uh+|erm|er)|(?:um+|uh+|erm|er)\s+and)\s+(?!and\b|so\b|" + _CARRIES_ON + r"|" + _EXPLETIVE + r")(?:(?:[\w'-]+\s+){1,3}?(?:is|are|means|uses|does|has|was|were)|(?:[\w'-]+\s+){0,2}?i (?:haven'?t|have not|don'?t|do not|didn'?t|did not|can'?t|cannot))\b)",
     re.I,
 )
 MIN_SPEECH_CLAUSE_WORDS = 4
@@ -589,7 +599,7 @@ def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple
     topics = [_trim(text, a, b) for a, b in topics]
     if len(topics) > 1:
         return [w for a, b in topics for w in _windows(text, a, b, spoken)]
-    if len(_spoken_words(text, start, end, fillers=spoken)) <= MAX_CLAUSE_WORDS:
+    if _said_length(_spoken_words(text, start, end, fillers=spoken)) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     pieces: list[tuple[int, int]] = []
     for a, b in _spans(text, _SPEECH_CLAUSE, start, end):
@@ -602,7 +612,7 @@ def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple
 
 def _fixed_windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple[int, int]]:
     words = _spoken_words(text, start, end, fillers=spoken)
-    if len(words) <= MAX_CLAUSE_WORDS:
+    if _said_length(words) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     size, stride = 20, 12
     out = []
