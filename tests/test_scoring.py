@@ -1733,3 +1733,13 @@ def test_a_spoken_run_reads_the_same_with_contractions_or_without():
         clauses = read_answer(answer)
         assert [c.ignorance for c in clauses] == [False, True, False]
         assert clauses[0].text.endswith("around the ring")
+
+
+def test_a_pause_inside_a_phrase_changes_none_of_the_clause_flags():
+    """A filler or a stutter inside a phrase changes nothing the clause says: a denial inside the
+    subject's relative clause is still no denial, a report still a report."""
+    for typed, said in (("The pages that weren't touched are written back later.", "The pages that um weren't touched are written back later."),
+                        ("Some people think the log is optional.", "Some people um think the log is optional."),
+                        ("I doubt the cache helps here.", "I I doubt the cache helps here.")):
+        a, b = read_answer(typed)[0], read_answer(said)[0]
+        assert (a.negated, a.reported, a.hedged, a.ignorance) == (b.negated, b.reported, b.hedged, b.ignorance)

@@ -635,19 +635,29 @@ _FRAMING = re.compile(
 )
 
 
+# A pause or a stutter inside a phrase changes nothing it says: 'the activations that um weren't
+# kept' is the relative clause 'that weren't kept', 'i i don't remember' an admission.
+_PAUSE_WORD = re.compile(r"\b(?:" + "|".join(sorted(FILLERS)) + r")\b,?\s*", re.I)
+
+
+def _as_said(body: str) -> str:
+    return STUTTER.sub(r"\1", _PAUSE_WORD.sub("", body))
+
+
 def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool, contrast: bool) -> Clause:
     body = text[start:end]
+    said = _as_said(body)
     return Clause(
         start=start,
         end=end,
         text=body,
         sentence=sentence,
-        negated=contrast or bool(_NEGATION.search(blank_non_negations(body.lower()))),
-        ignorance=bool(_IGNORANCE.search(body)),
+        negated=contrast or bool(_NEGATION.search(blank_non_negations(said.lower()))),
+        ignorance=bool(_IGNORANCE.search(said)),
         retracted=retracted,
-        instruction=bool(TALKS_TO_GRADER.search(body)),
-        hedged=bool(_HEDGE.search(body)),
-        reported=bool(_REPORTED.search(body)),
+        instruction=bool(TALKS_TO_GRADER.search(said)),
+        hedged=bool(_HEDGE.search(said)),
+        reported=bool(_REPORTED.search(said)),
         framing=bool(_FRAMING.fullmatch(body)),
     )
 
