@@ -1743,3 +1743,32 @@ def test_a_pause_inside_a_phrase_changes_none_of_the_clause_flags():
                         ("I doubt the cache helps here.", "I I doubt the cache helps here.")):
         a, b = read_answer(typed)[0], read_answer(said)[0]
         assert (a.negated, a.reported, a.hedged, a.ignorance) == (b.negated, b.reported, b.hedged, b.ignorance)
+
+
+def test_fillers_and_stutters_in_written_sentences_change_nothing(grader):
+    """In a punctuated answer the punctuation marks the pauses: an 'um' or a stutter there changes no
+    decision, and the evidence still points at what was written, filler and all."""
+    q = _points("Write-ahead logging", "How does a write-ahead log make a database crash-safe?",
+                "Every change is written to the log and flushed to disk before the data pages are modified, so after a crash the log can be replayed.",
+                "Checkpoints bound how much of the log has to be replayed.",
+                "Pages that were not changed since the last checkpoint are not written again.")
+    typed = ("Every change goes to the log and is flushed to disk before the pages change, so recovery replays it. "
+             "Checkpoints limit how much log has to be replayed, and pages that weren't changed aren't written again.")
+    said = ("Every change goes to the um log and is flushed to disk before the the pages change, so recovery uh replays it. "
+            "Checkpoints limit how much log has to be um replayed, and pages that um weren't changed aren't written again.")
+    a, b = grader.grade(q, typed), grader.grade(q, said)
+    assert [c.state for c in a.checkpoints] == [c.state for c in b.checkpoints]
+    for c in b.checkpoints:
+        for e in c.evidence:
+            assert said[e.start : e.end] == e.text and said.find(e.text) >= 0
+    assert any("um" in e.text.split() for c in b.checkpoints for e in c.evidence)
+
+
+def test_a_written_sentence_reads_the_same_with_its_fillers_taken_out():
+    from app.scoring.reading import without_written_pauses
+
+    typed = "You sync the streams with events rather than with a device-wide barrier. The the copy then overlaps."
+    said = "You sync the streams with um events rather uh than with a device-wide barrier. The the copy then um overlaps."
+    as_read = lambda text: [(c.text, c.negated, c.retracted) for c in read_answer(without_written_pauses(text)[0])]  # noqa: E731
+    assert as_read(said) == as_read(typed)
+    assert as_read(typed)[1] == ("with a device-wide barrier", True, False)  # set aside by 'rather than'

@@ -40,7 +40,7 @@ from rapidfuzz import fuzz, process
 
 from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
-from app.scoring.reading import Clause, read_answer
+from app.scoring.reading import Clause, read_answer, without_written_pauses
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
 from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
@@ -721,7 +721,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         return _missed_all(rubric, ["empty answer"])
     answer, typed_at = tidy_typography(answer)
     answer, spelt_at = _with_apostrophes(answer)
-    to_original = [typed_at[i] for i in spelt_at]  # evidence spans point into what was written
+    answer, said_at = without_written_pauses(answer)
+    to_original = [typed_at[spelt_at[i]] for i in said_at]  # evidence spans point into what was written
     clauses = read_answer(answer)
     notes = []
     if any(c.instruction for c in clauses):

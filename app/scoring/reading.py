@@ -299,6 +299,42 @@ _CONTRACTED = re.compile(r"(?:n't|'re|'ll|'ve|'d|'m)$|^(?:it|that|there|here|wha
 MAX_CLAUSE_WORDS = 28  # longer runs (unpunctuated speech) are cut into overlapping windows
 
 
+# In a written sentence the punctuation marks the pauses: a filler there is noise, and so is a
+# stutter's repeat.
+_WRITTEN_PAUSE = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(FILLERS)) + r")\b[ \t]*", re.I)
+
+
+def without_written_pauses(text: str) -> tuple[str, list[int]]:
+    """``text`` without the fillers and stutters of its punctuated sentences, and for each position
+    of the result (and one past its end) the position it came from. A raw transcript keeps them:
+    there a pause is where one spoken clause ends and the next begins.
+
+    >>> without_written_pauses("The pages that um weren't touched are the the ones written back later.")[0]
+    "The pages that weren't touched are the ones written back later."
+    >>> without_written_pauses("so the pages um go back later uh and the log is replayed")[0]
+    'so the pages um go back later uh and the log is replayed'
+    >>> without_written_pauses("a um b, c.")[1]
+    [0, 1, 5, 6, 7, 8, 9, 10]
+    """
+    out: list[str] = []
+    where: list[int] = []
+    pos = 0
+    for s0, s1 in _spans(text, _SENTENCE_END, 0, len(text)):
+        if _unpunctuated(text[s0 : s1 + 1]):
+            continue
+        drops = [m.span() for m in _WRITTEN_PAUSE.finditer(text, s0, s1)]
+        drops += [(m.end(1), m.end()) for m in STUTTER.finditer(text, s0, s1)]  # 'the the' -> 'the'
+        for a, b in sorted(drops):
+            if a < pos:
+                continue
+            out.append(text[pos:a])
+            where.extend(range(pos, a))
+            pos = b
+    out.append(text[pos:])
+    where.extend(range(pos, len(text) + 1))
+    return "".join(out), where
+
+
 def read_answer(answer: str) -> list[Clause]:
     """Split ``answer`` into clauses with offsets and polarity flags.
 
