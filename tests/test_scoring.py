@@ -1772,3 +1772,13 @@ def test_a_written_sentence_reads_the_same_with_its_fillers_taken_out():
     as_read = lambda text: [(c.text, c.negated, c.retracted) for c in read_answer(without_written_pauses(text)[0])]  # noqa: E731
     assert as_read(said) == as_read(typed)
     assert as_read(typed)[1] == ("with a device-wide barrier", True, False)  # set aside by 'rather than'
+
+
+def test_a_condition_places_nothing(grader):
+    """'If the TP group spans two nodes, every all-reduce crawls at InfiniBand speed' argues for
+    keeping tensor parallelism inside a node; it does not place it across nodes."""
+    q = _points("Placing tensor parallelism", "Where do you place a tensor-parallel group, and why?",
+                "Tensor parallelism stays within a node, on NVLink, because it communicates in every layer.",
+                "Pipeline parallelism can span nodes over InfiniBand.")
+    assert _states(grader, q, 0, "If the tensor parallelism group spans two nodes, every all-reduce crawls at InfiniBand speed instead of NVLink speed.",
+                   "Tensor parallelism spans nodes over InfiniBand and that is fine.") == ["covered", "missed"]

@@ -838,11 +838,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # What the rubric says of another concept, said of this one: 'tensor parallelism splits the
     # model's layers into consecutive stages' is the pipeline definition under the wrong name.
     if contrasts:
-        against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
+        against = [a or _bound_to_sibling(_IF_CLAUSE.sub("", w.text), contrasts, matcher) for a, w in zip(against, windows)]
     # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
     cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
     if cp_roles:
-        against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
+        against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(_IF_CLAUSE.sub("", w.text), matcher)) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
@@ -994,6 +994,10 @@ def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
     return polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped)
 
+
+# A condition asserts nothing: 'if the TP group spans nodes, the ring runs at InfiniBand speed'
+# does not place TP across nodes.
+_IF_CLAUSE = re.compile(r"\b(?:if|unless|suppose|supposing)\b[^,;:]*")
 
 # Relational words that say the same thing; the order check compares roles, not wording.
 _RELATION_SYNONYMS = {"inside": "within", "intra": "within", "between": "across", "inter": "across", "among": "across"}
