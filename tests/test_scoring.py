@@ -1782,3 +1782,12 @@ def test_a_condition_places_nothing(grader):
                 "Pipeline parallelism can span nodes over InfiniBand.")
     assert _states(grader, q, 0, "If the tensor parallelism group spans two nodes, every all-reduce crawls at InfiniBand speed instead of NVLink speed.",
                    "Tensor parallelism spans nodes over InfiniBand and that is fine.") == ["covered", "missed"]
+
+
+def test_a_condition_is_no_wrong_claim(grader, bank):
+    """'If you stretch TP across nodes, its all-reduces would eat the step time' warns against the
+    wrong placement; saying it plainly is the wrong claim."""
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert flags("If you stretch tensor parallelism across nodes over InfiniBand, its all-reduces in every layer would eat the step time.") == []
+    assert flags("Tensor parallelism goes across nodes over InfiniBand, and pipeline parallelism stays inside a node.") == ["tp-across-nodes"]

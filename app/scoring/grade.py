@@ -1405,7 +1405,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         correct_words = set(alternative) | set(cp_seqs[k_near])
         overclaims = overclaim_only and _ABSOLUTE.search(w.text)
         # the claim's own place roles ('TP across nodes') say what it says, in the correction's words
-        own_roles = alt_text is not None and role_bindings(w.text, matcher) & (m_bind - role_bindings(alt_text, matcher))
+        own_roles = alt_text is not None and role_bindings(_IF_CLAUSE.sub("", w.text), matcher) & (m_bind - role_bindings(alt_text, matcher))
         # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
         own_polarity = by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text)  # 'not the result, only the speed'
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
@@ -1807,7 +1807,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     if counts:
         return counts  # 'gathers the results onto one master GPU' where the truth is 'on every GPU' (_scope_side)
     alt_bind = role_bindings(alt_text, matcher)
-    w_bind = role_bindings(w.text, matcher)
+    w_bind = role_bindings(_IF_CLAUSE.sub("", w.text), matcher)
     claim_only, alt_only = w_bind & (m_bind - alt_bind), w_bind & (alt_bind - m_bind)
     if claim_only and not alt_only:
         return 1
