@@ -1791,3 +1791,18 @@ def test_a_condition_is_no_wrong_claim(grader, bank):
     flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
     assert flags("If you stretch tensor parallelism across nodes over InfiniBand, its all-reduces in every layer would eat the step time.") == []
     assert flags("Tensor parallelism goes across nodes over InfiniBand, and pipeline parallelism stays inside a node.") == ["tp-across-nodes"]
+
+
+def test_a_wrong_claim_in_the_word_order_of_one_of_its_phrasings_is_asserted(grader, bank):
+    """A window that follows the order of the claim's closest phrasing (not only of its headline)
+    asserts it; the denial does not."""
+    q = bank.get("train-vs-infer-optimization")
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert flags("Unstructured pruning by itself gives a direct speedup on the GPU.") == ["unstructured-pruning-speeds-up"]
+    assert flags("Unstructured pruning by itself gives no direct speedup on the GPU.") == []
+
+
+def test_a_claim_one_has_heard_is_reported_not_made():
+    assert [c.reported for c in read_answer("A claim I've heard is that the pipeline never idles.")] == [True]
+    assert [c.reported for c in read_answer("I've heard people say the ring is quadratic.")] == [True]
+    assert [c.reported for c in read_answer("I have read the paper and it says the ring is linear.")] == [False]

@@ -1419,7 +1419,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
-        if structure == 0 and not follows_order(content_words(w.text), m_seq, alternative):
+        # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
+        # group of whole layers')
+        if structure == 0 and not any(follows_order(content_words(w.text), seq, alternative)
+                                      for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
             best, best_i = sim, i

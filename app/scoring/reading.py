@@ -140,6 +140,8 @@ _REPORTED = re.compile(
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
     r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
     r"misreading|misunderstanding|myth)|"
+    r"(?:a |one |another )?(?:claim|thing|idea|line|argument|take|statement) (?:i'?ve|i have|i|you'?ll|you will|you may|you might|you often) (?:heard|read|seen|hear|read)|"
+    r"i'?ve (?:often |sometimes |also )?(?:heard|read|seen) (?:people |folks |it |others )?(?:say|said|claim|claimed|argue|argued|suggest|suggested)|"
     r"(?:according to|the idea that|the claim that|the belief that))\b",
     re.I,
 )
