@@ -1806,3 +1806,11 @@ def test_a_claim_one_has_heard_is_reported_not_made():
     assert [c.reported for c in read_answer("A claim I've heard is that the pipeline never idles.")] == [True]
     assert [c.reported for c in read_answer("I've heard people say the ring is quadratic.")] == [True]
     assert [c.reported for c in read_answer("I have read the paper and it says the ring is linear.")] == [False]
+
+
+def test_a_wrong_claim_about_a_concept_named_by_its_short_form_is_asserted(grader, bank):
+    """'The pipeline never sits idle' speaks of pipeline parallelism; reported, it is not asserted."""
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert flags("With micro-batches the pipeline never sits idle.") == ["pp-no-idle"]
+    assert flags("One line you'll hear is that with micro-batches the pipeline never sits idle, but the fill and drain bubble is always there.") == []

@@ -1400,7 +1400,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
         if sim - correct < margin:
             continue
-        if _overlap(m_words, m_keys, w.words, w.keys, w.near) < 0.2:
+        named = w.keys | {k for x in w.words if (k := _head_key(x, matcher))}  # 'the pipeline' speaks of pipeline parallelism
+        if _overlap(m_words, m_keys, w.words, frozenset(named), w.near) < 0.2:
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
         overclaims = overclaim_only and _ABSOLUTE.search(w.text)
