@@ -1814,3 +1814,11 @@ def test_a_wrong_claim_about_a_concept_named_by_its_short_form_is_asserted(grade
     flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
     assert flags("With micro-batches the pipeline never sits idle.") == ["pp-no-idle"]
     assert flags("One line you'll hear is that with micro-batches the pipeline never sits idle, but the fill and drain bubble is always there.") == []
+
+
+def test_naming_a_technique_as_a_step_or_an_option_says_nothing_of_it(grader, bank):
+    q = bank.get("train-vs-infer-optimization")
+    k = [c.id for c in q.checkpoints].index("distillation")
+    named, said = _states(grader, q, k, "Distillation is the next step. Pruning is another option.",
+                          "Distillation is the next step: a small student is trained to match the big teacher's soft outputs.")
+    assert named == "missed" and said != "missed"

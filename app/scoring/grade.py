@@ -311,7 +311,8 @@ _EMPTY_PREDICATES = frozenset(
     need needs needed definitely probably also all both various several other others whole lot really quite
     something handle handles handled deal deals situation situations technique techniques framework frameworks
     tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues thinking mind careful
-    attention account"""
+    attention account next step steps first last option options another approach approaches method methods way ways
+    tool tools trick tricks"""
     .split()
 ) | frozenset(_ATTENDING)
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
