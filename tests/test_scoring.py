@@ -1592,13 +1592,18 @@ def _states(grader, q: Question, k: int, *answers: str) -> list[str]:
     return [grader.grade(q, a).checkpoints[k].state for a in answers]
 
 
+def _credits_only_the_first(grader, q: Question, k: int, right: str, wrong: str) -> bool:
+    """Whether checkpoint ``k`` earns credit from ``right`` and none from ``wrong``."""
+    first, second = _states(grader, q, k, right, wrong)
+    return first != "missed" and second == "missed"
+
+
 def test_steps_named_in_the_other_order_are_another_procedure(grader):
     """A checkpoint that lays down a sequence is not made by a clause that runs its steps backwards."""
     q = _one_point("Ring all-reduce", "How does a ring all-reduce move data between GPUs?",
                    "A ring all-reduce runs a reduce-scatter phase, then an all-gather phase, each of N-1 steps.")
-    right, backwards = _states(grader, q, 0, "It starts with the reduce-scatter, where every GPU ends up owning one summed chunk, and then an all-gather passes the finished chunks around.",
-                               "It starts with the all-gather, where every GPU collects all the chunks, and then a reduce-scatter sums them up.")
-    assert right != "missed" and backwards == "missed"
+    assert _credits_only_the_first(grader, q, 0, "It starts with the reduce-scatter, where every GPU ends up owning one summed chunk, and then an all-gather passes the finished chunks around.",
+                                   "It starts with the all-gather, where every GPU collects all the chunks, and then a reduce-scatter sums them up.")
 
 
 def test_step_order_reads_sequences_not_conditions():
@@ -1619,9 +1624,8 @@ def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
     q = _points("DP vs TP", "How do data parallelism and tensor parallelism divide the work?",
                 "Data parallelism keeps a full replica of the model on every GPU and gives each replica its own share of the batch.",
                 "Tensor parallelism cuts each weight matrix into slices, so every GPU computes a slice of every layer.")
-    right, swapped = _states(grader, q, 1, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.",
-                             "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
-    assert right != "missed" and swapped == "missed"
+    assert _credits_only_the_first(grader, q, 1, "With tensor parallelism every weight matrix is cut up, and each GPU computes its slice of each layer.",
+                                   "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
 
 
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
@@ -1700,9 +1704,8 @@ def test_not_waiting_for_the_whole_is_starting_early(grader):
     q = _points("Streaming rendering", "How does server-side streaming make a page appear sooner?",
                 "The server sends each chunk of HTML to the browser as soon as it is rendered, so the browser starts painting while the rest is still being produced.",
                 "Slow parts of the page are wrapped in placeholders that are filled in later.")
-    early, waits = _states(grader, q, 0, "The server doesn't wait for the whole page to finish rendering before it starts sending HTML to the browser.",
-                           "The server waits for the whole page to finish rendering before it sends any HTML to the browser.")
-    assert early != "missed" and waits == "missed"
+    assert _credits_only_the_first(grader, q, 0, "The server doesn't wait for the whole page to finish rendering before it starts sending HTML to the browser.",
+                                   "The server waits for the whole page to finish rendering before it sends any HTML to the browser.")
 
 
 def test_an_acronym_said_letter_by_letter_reads_as_the_acronym(grader, bank):
