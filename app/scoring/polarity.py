@@ -357,6 +357,9 @@ def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     return low, spans
 
 
+_DENIAL_REACH = 240  # characters: six content words and the function words between them
+
+
 @lru_cache(maxsize=65536)
 def denied_words(text: str) -> frozenset[str]:
     """The content words a text denies (from each negation to where its statement ends), less
@@ -370,7 +373,9 @@ def denied_words(text: str) -> frozenset[str]:
     low, spans = _denials(text)
     inside = set()
     for a, after, stop in spans:
-        inside.update(content_words(low[after:stop])[:6])
+        # only its first six content words count: read no further than they can reach (a long
+        # unpunctuated run of denials would otherwise be read once per denial)
+        inside.update(content_words(low[after : min(stop, after + _DENIAL_REACH)])[:6])
     if not spans:
         return frozenset()
     outside, pos = [], 0
