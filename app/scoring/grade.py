@@ -540,10 +540,12 @@ def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
 
 
 @lru_cache(maxsize=256)
-def _acronym_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
-    """The rubric's short words, as the encoder sees them: what a run of spoken letters can spell."""
+def _acronyms(rubric: Rubric, matcher: TermMatcher, english: Container[str]) -> frozenset[str]:
+    """The rubric's short words that are no English (or glossary) words, as the encoder sees them:
+    what a run of spoken letters can spell ('gqa', 'mlp')."""
     texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
-    return acronym_targets([clean_for_matching(t, matcher) for t in texts])
+    known = _Known(english, matcher.words)
+    return frozenset(w for w in acronym_targets([clean_for_matching(t, matcher) for t in texts]) if w not in known)
 
 
 _PLAIN_WORD = re.compile(r"[\w'-]+")
@@ -734,7 +736,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     known = _Known(known_words, matcher.words) if known_words is not None else None
     if known is not None:
         # An acronym of the rubric's said letter by letter ('the m l p is split') reads as the acronym.
-        acronyms = frozenset(w for w in _acronym_targets(rubric, matcher) if w not in known)
+        acronyms = _acronyms(rubric, matcher, known_words)
         fix = lambda t: respell(join_spelt(t, acronyms), _spelling_targets(rubric, matcher), known)  # noqa: E731
     else:
         fix = lambda t: t  # noqa: E731
