@@ -411,12 +411,12 @@ def _denies_a_harm(clause: str) -> bool:
 _NEGATED_VERB = re.compile(rf"(?:\b(?:not|never|{NEAR_NEGATORS})|n't)\s+(?:(?:do|does|did|really|actually|simply|just|always|even|be|is|are|ever)\s+)*([a-z]{{3,}})")
 
 
-# A denial that something works: the clause says a remedy or a method does nothing.
 # Not waiting is starting early: it agrees with a statement of overlap or promptness.
 _WAIT_DENIED = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:\w+\s+){0,2}?wait(?:s|ing)?\b|\bwithout (?:any )?waiting\b")
 _WAIT_FOR_ALL = re.compile(r"\bwait(?:s|ed|ing)? (?:for|until) (?:the |all (?:the |of the )?)?(?:whole|entire|full|complete|all|every|last)\b")
 _PROMPT = re.compile(r"\bas soon as\b|\boverlap|\bconcurrent|\bat the same time\b|\bin parallel\b|\bimmediately\b|\bwhile\b")
 
+# A denial that something works: the clause says a remedy or a method does nothing.
 _DENIES_EFFECT = re.compile(
     r"(?:(?:\b(?:not|never)|n't)\s+(?:really\s+|actually\s+|much\s+|even\s+)?(?:help|helps|work|works|matter|matters|improve|improves|pay off|"
     r"benefit|do anything|change anything|make (?:any|a|much of a) difference)\b|\bmakes? (?:no|little) difference\b|"

@@ -290,20 +290,21 @@ def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bo
     return out
 
 
+_CONTRACTED = re.compile(r"(?:n't|'re|'ll|'ve|'d|'m)$|^(?:it|that|there|here|what|he|she|who|where|how|let)'s$", re.I)  # not 'the model's'
+
+
 def _said_length(words: list[re.Match]) -> int:
     """How many words a run says, a contraction counting as the two it stands for ('don't' is as
     long as 'do not')."""
     return len(words) + sum(bool(_CONTRACTED.search(m.group())) for m in words)
 
-
-_CONTRACTED = re.compile(r"(?:n't|'re|'ll|'ve|'d|'m)$|^(?:it|that|there|here|what|he|she|who|where|how|let)'s$", re.I)  # not 'the model's'
-
 MAX_CLAUSE_WORDS = 28  # longer runs (unpunctuated speech) are cut into overlapping windows
 
 
-# In a written sentence the punctuation marks the pauses: a filler there is noise, and so is a
-# stutter's repeat.
-_WRITTEN_PAUSE = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(FILLERS)) + r")\b[ \t]*", re.I)
+# A filler word with the comma and spaces after it. In a written sentence the punctuation marks
+# the pauses, so a filler there is noise, and so is a stutter's repeat; inside a phrase a pause
+# changes nothing it says ('the activations that um weren't kept').
+_FILLER_WORD = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(FILLERS)) + r")\b,?[ \t]*", re.I)
 
 
 def without_written_pauses(text: str) -> tuple[str, list[int]]:
@@ -324,7 +325,7 @@ def without_written_pauses(text: str) -> tuple[str, list[int]]:
     for s0, s1 in _spans(text, _SENTENCE_END, 0, len(text)):
         if _unpunctuated(text[s0 : s1 + 1]):
             continue
-        drops = [m.span() for m in _WRITTEN_PAUSE.finditer(text, s0, s1)]
+        drops = [m.span() for m in _FILLER_WORD.finditer(text, s0, s1)]
         drops += [(m.end(1), m.end()) for m in STUTTER.finditer(text, s0, s1)]  # 'the the' -> 'the'
         for a, b in sorted(drops):
             if a < pos:
@@ -673,13 +674,10 @@ _FRAMING = re.compile(
 )
 
 
-# A pause or a stutter inside a phrase changes nothing it says: 'the activations that um weren't
-# kept' is the relative clause 'that weren't kept', 'i i don't remember' an admission.
-_PAUSE_WORD = re.compile(r"\b(?:" + "|".join(sorted(FILLERS)) + r")\b,?\s*", re.I)
-
-
 def _as_said(body: str) -> str:
-    return STUTTER.sub(r"\1", _PAUSE_WORD.sub("", body))
+    """A clause without its fillers and stutters, for reading its flags: 'the activations that um
+    weren't kept' is the relative clause 'that weren't kept', 'i i don't remember' an admission."""
+    return STUTTER.sub(r"\1", _FILLER_WORD.sub("", body))
 
 
 def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool, contrast: bool) -> Clause:
