@@ -1805,10 +1805,12 @@ def test_a_wrong_claim_in_the_word_order_of_one_of_its_phrasings_is_asserted(gra
     assert flags("Unstructured pruning by itself gives no direct speedup on the GPU.") == []
 
 
-def test_a_claim_one_has_heard_is_reported_not_made():
+def test_a_claim_one_has_heard_or_read_is_reported_not_made():
     assert [c.reported for c in read_answer("A claim I've heard is that the pipeline never idles.")] == [True]
     assert [c.reported for c in read_answer("I've heard people say the ring is quadratic.")] == [True]
     assert [c.reported for c in read_answer("I have read the paper and it says the ring is linear.")] == [False]
+    assert [c.reported for c in read_answer("Some blog posts say interleaving shrinks the bubble.")] == [True]
+    assert [c.reported for c in read_answer("Many tutorials claim the ring is quadratic.")] == [True]
 
 
 def test_a_wrong_claim_about_a_concept_named_by_its_short_form_is_asserted(grader, bank):

@@ -142,6 +142,8 @@ _REPORTED = re.compile(
     r"misreading|misunderstanding|myth)|"
     r"(?:a |one |another )?(?:claim|thing|idea|line|argument|take|statement) (?:i'?ve|i have|i|you'?ll|you will|you may|you might|you often) (?:heard|read|seen|hear|read)|"
     r"i'?ve (?:often |sometimes |also )?(?:heard|read|seen) (?:people |folks |it |others )?(?:say|said|claim|claimed|argue|argued|suggest|suggested)|"
+    r"(?:some|many|a lot of|most|a few|plenty of) (?:blog posts?|posts|articles|papers|tutorials|sources|websites|sites|threads|forum posts|answers online|books)"
+    r" (?:say|said|claim|claimed|suggest|suggested|argue|argued|recommend|recommended|promise|promised)|"
     r"(?:according to|the idea that|the claim that|the belief that))\b",
     re.I,
 )
