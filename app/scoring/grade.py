@@ -531,21 +531,25 @@ class _Known:
         return word in self.glossary or word in self.english
 
 
+def _asked_texts(rubric: Rubric, matcher: TermMatcher) -> list[str]:
+    """The question and what its checkpoints say (with aliases and examples), as the encoder sees them."""
+    texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
+    return [clean_for_matching(t, matcher) for t in texts]
+
+
 @lru_cache(maxsize=256)
 def _spelling_targets(rubric: Rubric, matcher: TermMatcher) -> frozenset[str]:
     """The rubric's own words, as the encoder sees them: what a misspelt answer word can stand for."""
-    texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
-    texts += [t for m in rubric.misconceptions for t in (m.text, *m.examples)]
-    return rubric_targets([clean_for_matching(t, matcher) for t in texts])
+    claims = [clean_for_matching(t, matcher) for m in rubric.misconceptions for t in (m.text, *m.examples)]
+    return rubric_targets(_asked_texts(rubric, matcher) + claims)
 
 
 @lru_cache(maxsize=256)
 def _acronyms(rubric: Rubric, matcher: TermMatcher, english: Container[str]) -> frozenset[str]:
-    """The rubric's short words that are no English (or glossary) words, as the encoder sees them:
-    what a run of spoken letters can spell ('gqa', 'mlp')."""
-    texts = [rubric.prompt] + [t for p in rubric.checkpoints for t in (p.text, *p.aliases, *p.examples)]
+    """The rubric's short words that are no English (or glossary) words: what a run of spoken
+    letters can spell ('gqa', 'mlp')."""
     known = _Known(english, matcher.words)
-    return frozenset(w for w in acronym_targets([clean_for_matching(t, matcher) for t in texts]) if w not in known)
+    return frozenset(w for w in acronym_targets(_asked_texts(rubric, matcher)) if w not in known)
 
 
 _PLAIN_WORD = re.compile(r"[\w'-]+")
@@ -841,11 +845,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # What the rubric says of another concept, said of this one: 'tensor parallelism splits the
     # model's layers into consecutive stages' is the pipeline definition under the wrong name.
     if contrasts:
-        against = [a or _bound_to_sibling(_IF_CLAUSE.sub("", w.text), contrasts, matcher) for a, w in zip(against, windows)]
+        against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
     # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
     cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
     if cp_roles:
-        against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(_IF_CLAUSE.sub("", w.text), matcher)) for a, w in zip(against, windows)]
+        against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
@@ -868,7 +872,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # 2:4 structured sparsity; it's purely a research idea' the second half does not bring back
     # the first half's words. (A denial of something the checkpoint does not speak of, or said of
     # a sibling concept, 'TP does not put whole layers on GPUs; that's PP', is no bar.)
-    cp_words = set(content_words(clean_for_matching(p.text, matcher)))
+    cp_words = _key_terms(p.text, matcher)[0]
     denied = {c for c, i in single.items() if i in wrong_windows or (
         against[i] and windows[i].negated and not elsewhere[i] and polarity.denied_words(windows[i].text) & cp_words)}
     best, best_score = None, -1.0
@@ -1124,13 +1128,15 @@ def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
     [('pipelineparallelism', 'across', 'node'), ('tensorparallelism', 'within', 'node')]
     >>> sorted(role_bindings("pipeline goes across machines", m))
     [('pipelineparallelism', 'across', 'machine')]
+    >>> sorted(role_bindings("if the TP group spans nodes, the all-reduce is slow", m))
+    []
     """
     return _role_bindings(text, matcher)
 
 
 @lru_cache(maxsize=16384)
 def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str, str]]:
-    canon = clean_for_matching(text, matcher)
+    canon = _IF_CLAUSE.sub("", clean_for_matching(text, matcher))  # a condition places nothing
     if not _RELATION.search(canon):
         return frozenset()
     heads = _heads(matcher)
@@ -1409,7 +1415,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         correct_words = set(alternative) | set(cp_seqs[k_near])
         overclaims = overclaim_only and _ABSOLUTE.search(w.text)
         # the claim's own place roles ('TP across nodes') say what it says, in the correction's words
-        own_roles = alt_text is not None and role_bindings(_IF_CLAUSE.sub("", w.text), matcher) & (m_bind - role_bindings(alt_text, matcher))
+        own_roles = alt_text is not None and role_bindings(w.text, matcher) & (m_bind - role_bindings(alt_text, matcher))
         # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
         own_polarity = by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text)  # 'not the result, only the speed'
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
@@ -1683,7 +1689,9 @@ def _mentions(text: str, keys: set[str], matcher: TermMatcher, concepts: list[tu
 def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
     """Whether what the text says right after naming a concept (up to the next concept it stands
     against) is made of what the rubric binds to that other concept and nothing of what it binds
-    to this one: two or more of the other's own words, none of this one's."""
+    to this one: two or more of the other's own words, none of this one's. A condition binds
+    nothing ('if the TP group spans nodes, ...')."""
+    text = _IF_CLAUSE.sub("", text)
     concepts = _concepts_at(text, matcher)
     for subject, others, ours, theirs in bindings:
         found = _mentions(text, {subject, *others}, matcher, concepts)
@@ -1814,7 +1822,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     if counts:
         return counts  # 'gathers the results onto one master GPU' where the truth is 'on every GPU' (_scope_side)
     alt_bind = role_bindings(alt_text, matcher)
-    w_bind = role_bindings(_IF_CLAUSE.sub("", w.text), matcher)
+    w_bind = role_bindings(w.text, matcher)
     claim_only, alt_only = w_bind & (m_bind - alt_bind), w_bind & (alt_bind - m_bind)
     if claim_only and not alt_only:
         return 1
