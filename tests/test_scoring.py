@@ -1743,7 +1743,7 @@ def test_a_pause_inside_a_phrase_changes_none_of_the_clause_flags():
     subject's relative clause is still no denial, a report still a report."""
     for typed, said in (("The pages that weren't touched are written back later.", "The pages that um weren't touched are written back later."),
                         ("Some people think the log is optional.", "Some people um think the log is optional."),
-                        ("I doubt the cache helps here.", "I I doubt the cache helps here.")):
+                        ("Some people often say the log is optional.", "Some people often often say the log is optional.")):
         a, b = read_answer(typed)[0], read_answer(said)[0]
         assert (a.negated, a.reported, a.hedged, a.ignorance) == (b.negated, b.reported, b.hedged, b.ignorance)
 

@@ -40,7 +40,7 @@ from rapidfuzz import fuzz, process
 
 from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
-from app.scoring.reading import Clause, read_answer, without_written_pauses
+from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
 from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
@@ -167,7 +167,8 @@ def clean_for_matching(text: str, matcher: TermMatcher) -> str:
 @lru_cache(maxsize=32768)
 def _clean(text: str, matcher: TermMatcher) -> str:
     # Memoised: rubric texts are cleaned again for every answer they grade.
-    text = _FILLER_RE.sub(" ", normalize(text))
+    text = " ".join(_FILLER_RE.sub(" ", normalize(text)).split())  # no double space where a filler was
+    text = " ".join(_FILLER_RE.sub(" ", text).split())  # 'kind um of' is 'kind of' once the 'um' is gone
     text = STUTTER.sub(r"\1", text)
     return matcher.canonicalize(spell_out_contractions(text))
 
@@ -217,7 +218,8 @@ def substance(text: str) -> float:
     """
     if _is_list_like(text):
         return 0.0
-    toks = [t.text for t in tokenize(text) if t.text not in FILLERS]
+    toks = [t for t in (t.text for t in tokenize(text)) if t not in FILLERS]
+    toks = [t for i, t in enumerate(toks) if not i or toks[i - 1] != t]  # a stutter's repeat adds nothing
     n = len(toks)
     if n < 3:
         return 0.0
@@ -728,8 +730,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         return _missed_all(rubric, ["empty answer"])
     answer, typed_at = tidy_typography(answer)
     answer, spelt_at = _with_apostrophes(answer)
-    answer, said_at = without_written_pauses(answer)
-    to_original = [typed_at[spelt_at[i]] for i in said_at]  # evidence spans point into what was written
+    to_original = [typed_at[i] for i in spelt_at]  # evidence spans point into what was written
     clauses = read_answer(answer)
     notes = []
     if any(c.instruction for c in clauses):

@@ -281,9 +281,9 @@ def _word_count(text: str) -> int:
 
 def _spoken_words(text: str, start: int = 0, end: int | None = None, fillers: bool = True) -> list[re.Match]:
     """The words of text[start:end] without a stutter's repeats ('the the'): a stammer does not
-    lengthen a run. Fillers count in a raw transcript (``fillers``: there an 'um' is a pause, and
-    where a long run is cut matters; leaving them out made two labelled decisions worse), not in
-    punctuated text, where the punctuation marks the pauses."""
+    lengthen a run. Fillers count unless ``fillers`` is false: in a raw transcript an 'um' is a
+    pause, and where a long run is cut matters (leaving them out made two labelled decisions
+    worse); a punctuated sentence has none left by the time it is cut."""
     out: list[re.Match] = []
     for m in WORD.finditer(text, start, len(text) if end is None else end):
         w = m.group().lower()
@@ -341,7 +341,12 @@ def without_written_pauses(text: str) -> tuple[str, list[int]]:
 
 
 def read_answer(answer: str) -> list[Clause]:
-    """Split ``answer`` into clauses with offsets and polarity flags.
+    """Split ``answer`` into clauses with offsets and polarity flags. A punctuated sentence is read
+    without its fillers and stutters (its punctuation marks the pauses); each clause still points
+    at, and quotes, what was written.
+
+    >>> [(c.text, c.negated) for c in read_answer("You sync with events rather um than with a barrier.")]
+    [('You sync with events', False), ('with a barrier', True)]
 
     >>> [c.text for c in read_answer("TP splits layers. PP, no wait, it splits stages")]
     ['TP splits layers', 'PP', 'it splits stages']
@@ -358,9 +363,16 @@ def read_answer(answer: str) -> list[Clause]:
     >>> [c.retracted for c in read_answer("Each replica trains for an epoch and then they average weights. No, sorry, I'm mixing that up with federated averaging.")]
     [True, True, True, False]
     """
+    said, at = without_written_pauses(answer)
+    clauses = _read(said)
+    if said == answer:
+        return clauses
+    return [_replace(c, start=at[c.start], end=at[c.end - 1] + 1, text=answer[at[c.start] : at[c.end - 1] + 1]) for c in clauses]
+
+
+def _read(answer: str) -> list[Clause]:
     clauses: list[Clause] = []
     for s_idx, (s0, s1) in enumerate(_spans(answer, _SENTENCE_END, 0, len(answer))):
-        spoken = _unpunctuated(answer[s0 : s1 + 1])  # with the mark that ends it
         asks = answer[s1 : s1 + 1] == "?" and bool(_ASKS.match(answer, s0, s1))
         first_of_sentence = len(clauses)
         pieces = _spans(answer, _CORRECTION, s0, s1)
@@ -406,7 +418,7 @@ def read_answer(answer: str) -> list[Clause]:
                     x0, x1 = _trim(answer, x0, x1)
                     if x1 <= x0 or _word_count(answer[x0:x1]) == 0:
                         continue
-                    for w0, w1 in _windows(answer, x0, x1, spoken):
+                    for w0, w1 in _windows(answer, x0, x1):
                         clauses.append(_make_clause(answer, w0, w1, s_idx, False, after_contrast))
             # A repair ('..., no wait, ...', 'sorry', 'I mean') takes back what was said just before
             # it, not the whole run: in unpunctuated speech the 'sentence' can be the whole answer.
@@ -619,18 +631,17 @@ def _unpunctuated(sentence: str) -> bool:
     return marks == 0 or _word_count(sentence) > 30 * marks
 
 
-def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple[int, int]]:
+def _windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The clause itself, or for a long run (unpunctuated speech) its spoken clauses, and for a
-    clause still too long, overlapping windows. A filler before a new topic and its verb opens a
-    spoken clause only in an unpunctuated transcript (``spoken``): where the pauses are written as
-    punctuation, 'elementwise ops after um a GEMM are memory-bound' is one clause.
+    clause still too long, overlapping windows. (Only a raw transcript has fillers by now: a
+    punctuated sentence is read without them.)
 
     >>> t = "you cut the model into stages so each gpu gets some of the layers um and the output goes from one gpu to the next one um and there's the bubble problem at the start"
     >>> [t[a:b] for a, b in _windows(t, 0, len(t))]
     ['you cut the model into stages so each gpu gets some of the layers', 'um and the output goes from one gpu to the next one', "um and there's the bubble problem at the start"]
     """
     topics: list[tuple[int, int]] = []
-    for a, b in _spans(text, _FILLER_TOPIC, start, end) if spoken else [(start, end)]:
+    for a, b in _spans(text, _FILLER_TOPIC, start, end):
         # A stub of a phrase before the pause ('the thing | um you care about is ...') or after it
         # says nothing on its own: it belongs with its neighbour.
         if topics and (_word_count(text[a:b]) < 3 or _word_count(text[topics[-1][0] : topics[-1][1]]) < 3):
@@ -639,8 +650,8 @@ def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple
             topics.append((a, b))
     topics = [_trim(text, a, b) for a, b in topics]
     if len(topics) > 1:
-        return [w for a, b in topics for w in _windows(text, a, b, spoken)]
-    if _said_length(_spoken_words(text, start, end, fillers=spoken)) <= MAX_CLAUSE_WORDS:
+        return [w for a, b in topics for w in _windows(text, a, b)]
+    if _said_length(_spoken_words(text, start, end)) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     pieces: list[tuple[int, int]] = []
     for a, b in _spans(text, _SPEECH_CLAUSE, start, end):
@@ -648,11 +659,11 @@ def _windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple
             pieces[-1] = (pieces[-1][0], b)
         else:
             pieces.append((a, b))
-    return [w for a, b in pieces for w in _fixed_windows(text, *_trim(text, a, b), spoken)]
+    return [w for a, b in pieces for w in _fixed_windows(text, *_trim(text, a, b))]
 
 
-def _fixed_windows(text: str, start: int, end: int, spoken: bool = True) -> list[tuple[int, int]]:
-    words = _spoken_words(text, start, end, fillers=spoken)
+def _fixed_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    words = _spoken_words(text, start, end)
     if _said_length(words) <= MAX_CLAUSE_WORDS:
         return [(start, end)]
     size, stride = 20, 12
