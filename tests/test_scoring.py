@@ -1827,3 +1827,18 @@ def test_naming_a_technique_as_a_step_or_an_option_says_nothing_of_it(grader, ba
     named, said = _states(grader, q, k, "Distillation is the next step. Pruning is another option.",
                           "Distillation is the next step: a small student is trained to match the big teacher's soft outputs.")
     assert named == "missed" and said != "missed"
+
+
+def test_a_change_the_other_way_from_the_closest_point_is_a_wrong_claim_without_a_correction(grader):
+    """With no correction written, the closest checkpoint is the right version: where it says the
+    cache costs memory, 'uses less GPU memory' (GPU memory read as HBM) is the claim that it saves
+    memory; 'uses more GPU memory' is not."""
+    q = Question.model_validate({
+        "id": "kv", "title": "The KV cache", "topic": "t",
+        "prompt": "What is the KV cache, why does it speed up decoding, and what does it cost in memory?",
+        "checkpoints": [{"id": "c", "text": "The cache costs memory that grows linearly with sequence length and batch size (about 2 x layers x "
+                                            "KV heads x head size x tokens x bytes); for long contexts it can be as big as the weights."}],
+        "misconceptions": [{"id": "m", "text": "The KV cache reduces memory use (rather than spending memory to save compute)."}]})
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert flags("The cache stores keys and values, so a model with a KV cache uses less GPU memory than one without.") == ["m"]
+    assert flags("The cache stores keys and values, so a model with a KV cache uses more GPU memory than one without.") == []

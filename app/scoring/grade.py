@@ -1258,6 +1258,16 @@ def _changed(text: str, *, before: bool = False) -> set[str]:
     return out
 
 
+def _changed_things(text: str, matcher: TermMatcher) -> set[str]:
+    """What a stated change is of (_changed), a glossary concept also by the words of its term and
+    variants: 'less GPU memory' (read as 'less hbm') is a change of memory."""
+    out = _changed(text)
+    for key in matcher.keys_in(text):
+        if root(key) in out or key in out:
+            out |= {root(w) for w in matcher.named_by.get(key, ()) if len(w) > 2}
+    return out
+
+
 def _head_key(word: str, matcher: TermMatcher) -> str | None:
     """The concept a multi-word term's first word stands for ('pipeline' -> pipeline parallelism)."""
     return _heads(matcher).get(word)
@@ -1420,7 +1430,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # ... and so does the claim's own polarity ('layout does not affect speed' against '... can change speed a lot')
         own_polarity = by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text)  # 'not the result, only the speed'
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
-        own_direction = by_direction and direction(w.text) == m_dir and bool(_changed(w.text) & m_changed) and w.negated == m_negated
+        # (with no correction, the closest checkpoint is the right version: 'the cache costs memory that grows')
+        opposite = by_direction or (bool(m_dir) and alt_text is None and bool(cp_texts)
+                                    and direction(clean_for_matching(cp_texts[k_near], matcher)) not in (None, m_dir))
+        own_direction = opposite and direction(w.text) == m_dir and bool(_changed_things(w.text, matcher) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
         own_scope = counts > 0
         says_own = (w.words | w.keys) & (m_own - correct_words) - _modifier_parts(w.text, m_own)

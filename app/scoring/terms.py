@@ -58,6 +58,7 @@ class TermMatcher:
     keys: dict[str, str] = field(default_factory=dict)  # canonical (normalized) -> key
     heads: dict[str, str] = field(default_factory=dict)  # short form (normalized) -> key
     words: frozenset[str] = frozenset()  # every word of every term, variant and short form (normalized)
+    named_by: dict[str, frozenset[str]] = field(default_factory=dict)  # key -> the words of its term and variants
 
     @classmethod
     def build(cls, terms: Iterable[tuple]) -> "TermMatcher":
@@ -66,6 +67,7 @@ class TermMatcher:
         heads = {normalize(h): concept_key(t[0]) for t in terms for h in t[2] if normalize(h)}
         words = frozenset(w for t in terms for phrase in (t[0], *t[1], *t[2]) for w in re.findall(r"[a-z0-9]+", normalize(phrase)))
         terms = [(term, tuple(variants)) for term, variants, _ in terms]
+        named_by = {concept_key(t): frozenset(w for v in (t, *vs) for w in re.findall(r"[a-z0-9]+", normalize(v))) for t, vs in terms}
         canonical: dict[str, str] = {}
         keys: dict[str, str] = {}
         for term, variants in terms:
@@ -76,7 +78,7 @@ class TermMatcher:
                 if nv and len(concept_key(nv)) >= 2:
                     canonical.setdefault(re.sub(r"[\s\-_]+", "", nv), canon)
         if not canonical:
-            return cls(None, heads=heads, words=words)
+            return cls(None, heads=heads, words=words, named_by=named_by)
         variants_sorted = sorted({normalize(v) for t, vs in terms for v in (t, *vs)}, key=len, reverse=True)
         patterns = [_pattern(v) for v in variants_sorted if len(concept_key(v)) >= 2]
         # An acronym said letter by letter ('t p', 'h b m') reads as the acronym.
@@ -85,7 +87,7 @@ class TermMatcher:
         regex = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?![a-z0-9])")
         key_alt = "|".join(_pattern(c) for c in sorted(keys, key=len, reverse=True))
         key_regex = re.compile(rf"(?<![a-z0-9])(?:{key_alt})(?![a-z0-9])")
-        return cls(regex, canonical, key_regex, keys, heads, words)
+        return cls(regex, canonical, key_regex, keys, heads, words, named_by)
 
     def canonicalize(self, text: str) -> str:
         """Normalise ``text`` and replace every glossary variant with its canonical term."""
