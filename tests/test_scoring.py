@@ -1842,3 +1842,15 @@ def test_a_change_the_other_way_from_the_closest_point_is_a_wrong_claim_without_
     flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
     assert flags("The cache stores keys and values, so a model with a KV cache uses less GPU memory than one without.") == ["m"]
     assert flags("The cache stores keys and values, so a model with a KV cache uses more GPU memory than one without.") == []
+
+
+def test_saying_the_subject_is_what_the_correction_calls_the_claim_asserts_it(grader, bank):
+    """The correction says the claim describes a plain reduce; 'the all-reduce is basically a
+    reduce' asserts the claim, while denying it or saying more ('a reduce followed by a broadcast') does not."""
+    q = bank.get("allreduce-deep-dive")
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert "allreduce-is-reduce-to-root" in flags("The all-reduce is basically a reduce. NCCL runs it over NVLink inside a node.")
+    assert "allreduce-is-reduce-to-root" in flags("All-reduce is just a plain reduce. NCCL runs it over NVLink inside a node.")
+    for said in ("The all-reduce is not just a reduce.", "The all-reduce is a reduce followed by a broadcast.",
+                 "I've heard that the all-reduce is basically a reduce, but every GPU gets the sum."):
+        assert "allreduce-is-reduce-to-root" not in flags(said + " NCCL runs it over NVLink inside a node."), said

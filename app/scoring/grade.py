@@ -1359,7 +1359,16 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     for w in windows:  # the clause as said: a clause read without its reason comes later
         if len(w.clauses) == 1:
             windows_by_clause.setdefault(w.clauses[0], w)
+    # 'All-reduce is basically a reduce': the claim's subject said to be what the correction says
+    # the claim really describes ('leaving it on one root is a plain reduce').
+    head = _foil_head(m.correction, matcher) if m.correction else None
+    equated = _equates_with_foil(frozenset(m_subjects), head, matcher) if head is not None else None
     for i, w in enumerate(windows):
+        if equated is not None and len(w.clauses) == 1 and not (w.negated or w.reported or w.supposed) and equated.match(w.text):
+            sim = float(sims[i, m_refs].max())
+            if sim > best:
+                best, best_i = sim, i
+            continue
         if w.substance == 0 or w.reported or w.supposed:
             continue  # asserted by the speaker ('people say X', 'imagine X' are not X)
         parts = [windows_by_clause.get(c) for c in w.clauses]
@@ -1760,15 +1769,35 @@ _IS_REALLY = re.compile(r"\b(?:is|are) (?:an? |the )?(?:plain |simple |ordinary 
 
 
 @lru_cache(maxsize=1024)
-def _correction_foil(correction: str, matcher: TermMatcher) -> re.Pattern | None:
-    """A pattern for a clause that opens on what the correction says the claim describes
-    ('... is a plain reduce' -> 'a reduce leaves the sum on the root GPU')."""
+def _foil_head(correction: str, matcher: TermMatcher) -> str | None:
+    """What the correction says the claim really describes ('... is a plain reduce' -> 'reduce')."""
     for part in re.split(r"[;.]", clean_for_matching(correction, matcher)):
         m = _IS_REALLY.search(part.strip())
         if m and len(m.group(1).split()) <= 3 and m.group(1).split()[0] not in STOPWORDS:
-            head = re.escape(m.group(1))
-            return re.compile(rf"^(?:(?:and|but|so|while|whereas)\s+)?(?:with |in |for )?(?:an? |the )?(?:plain |simple |ordinary |regular |normal )?{head}\b(?![\-])")
+            return m.group(1)
     return None
+
+
+@lru_cache(maxsize=1024)
+def _correction_foil(correction: str, matcher: TermMatcher) -> re.Pattern | None:
+    """A pattern for a clause that opens on what the correction says the claim describes
+    ('... is a plain reduce' -> 'a reduce leaves the sum on the root GPU')."""
+    head = _foil_head(correction, matcher)
+    if head is None:
+        return None
+    return re.compile(rf"^(?:(?:and|but|so|while|whereas)\s+)?(?:with |in |for )?(?:an? |the )?(?:plain |simple |ordinary |regular |normal )?{re.escape(head)}\b(?![\-])")
+
+
+@lru_cache(maxsize=1024)
+def _equates_with_foil(m_subjects: frozenset[str], head: str, matcher: TermMatcher) -> re.Pattern | None:
+    """A pattern for a clause that says the claim's subject is the foil and nothing more ('the
+    all-reduce is basically a reduce', 'all-reduce is just a plain reduce')."""
+    names = [c for c, k in matcher.keys.items() if k in m_subjects]
+    if not names:
+        return None
+    subject = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"^(?:(?:and|but|so)\s+)?(?:the |an? )?(?:{subject}) (?:is|are) (?:(?:basically|just|really|simply|essentially|actually|only|"
+                      rf"nothing (?:more )?than|no more than) )*(?:an? |the )?(?:plain |simple |ordinary |regular |normal )?{re.escape(head)}\s*$")
 
 
 def siblings_of(keys: set[str], matcher: TermMatcher) -> set[str]:
