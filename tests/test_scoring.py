@@ -1854,3 +1854,34 @@ def test_saying_the_subject_is_what_the_correction_calls_the_claim_asserts_it(gr
     for said in ("The all-reduce is not just a reduce.", "The all-reduce is a reduce followed by a broadcast.",
                  "I've heard that the all-reduce is basically a reduce, but every GPU gets the sum."):
         assert "allreduce-is-reduce-to-root" not in flags(said + " NCCL runs it over NVLink inside a node."), said
+
+
+def test_a_relative_clause_and_what_goes_on_from_it_speak_of_the_noun_before_which(grader):
+    """'... to rank 0, which averages them and then broadcasts the new parameters' says of rank 0
+    that it broadcasts the parameters every step: the wrong claim, put in the answer's own words."""
+    q = Question.model_validate({
+        "id": "ddp", "title": "Gradient synchronisation", "topic": "t",
+        "prompt": "How do the replicas in data-parallel training stay in sync?",
+        "checkpoints": [{"id": "c", "text": "After the backward pass the gradients are averaged across all replicas with an all-reduce, so "
+                                            "every replica applies the same update and they stay identical (weights are only broadcast once, at the start)."}],
+        "misconceptions": [{"id": "m", "text": "The parameters are sent out from rank 0 (or a parameter server) after every step."}]})
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert flags("After backward, all workers send their gradients to rank 0, which averages them, runs the optimizer step "
+                 "and then broadcasts the new parameters back to everyone.") == ["m"]
+    assert flags("After backward, the workers average their gradients with an all-reduce, which runs over NVLink, "
+                 "and then each applies the same update.") == []
+
+
+def test_relative_clauses_are_read_as_said_of_their_noun():
+    from app.scoring.grade import _relatives_said_of_their_noun, _Window
+
+    def windows(*texts):
+        return [_Window(0, 1, t, sentence=0, clauses=(k,)) for k, t in enumerate(texts)]
+
+    assert _relatives_said_of_their_noun(windows("all workers send their gradients to rank 0, which averages the gradients",
+                                                 "and then broadcasts the new parameters")) == [
+        (0, "rank 0 averages the gradients"), (1, "rank 0 broadcasts the new parameters")]
+    # 'which means' speaks of the whole clause; a clause with a subject of its own goes on with it
+    assert _relatives_said_of_their_noun(windows("the ring has 2(N-1) steps, which means latency grows with N")) == []
+    assert _relatives_said_of_their_noun(windows("gradients go to a parameter server, which sums the gradients", "and the workers pull the result")) == [
+        (0, "a parameter server sums the gradients")]

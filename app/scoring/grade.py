@@ -700,10 +700,50 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
         m = _LEADING_REASON.match(w.text) if len(w.clauses) == 1 else None
         if m and len(content_words(m.group("main"))) >= 3:
             extra.append((i, m.group("main")))
+    extra += _relatives_said_of_their_noun(windows)
     if not extra:
         return windows, sims, cp_sim, parent
     read, new_sims, new_cp = _read_as([(windows[i], t) for i, t in extra], cp_refs, rv, encode, matcher)
     return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
+
+
+# A relative clause that says something of the noun before it ('rank 0, which averages them and
+# then broadcasts ...'); not one that says something of the whole clause ('which means ...').
+_WHICH = re.compile(r"^(?P<before>.*?\S),? which (?!means\b|is why\b|makes\b|leads\b|explains\b|gives\b)(?P<said>.+)$")
+# Where a noun phrase before 'which' begins: after a preposition or a verb of sending.
+_NP_START = frozenset("to from onto into on in at by with for of over than and or that is are was were".split())
+# A clause that goes on with the same subject: 'and then broadcasts ...'.
+_SAME_SUBJECT = re.compile(r"^(?:(?:and|then|or)\s+)+(?P<said>(?P<verb>[a-z]+(?<!ss)(?:s|ed))\b.*)$")
+_NO_VERB = frozenset("the a an it its they their this that these those we you i each every all some most".split())
+
+
+def _relatives_said_of_their_noun(windows: list[_Window]) -> list[tuple[int, str]]:
+    """Claims that a non-restrictive relative clause makes of its noun, as (window, text): 'all
+    GPUs send their results to rank 0, which averages them' -> 'rank 0 averages them'; a clause
+    after it in the sentence that goes on without a subject ('and then broadcasts the new
+    parameters') says its part of the same noun."""
+    out = []
+    noun_of: dict[int, tuple[int, str]] = {}  # clause -> (sentence, the noun its relative clause speaks of)
+    for i, w in enumerate(windows):
+        if len(w.clauses) != 1:
+            continue
+        m = _WHICH.match(w.text)
+        if m:
+            words = m.group("before").split()
+            np_words: list[str] = []
+            while words and len(np_words) < 3 and words[-1] not in _NP_START:
+                np_words.insert(0, words.pop())
+            if np_words and len(content_words(m.group("said"))) >= 2:
+                noun = " ".join(np_words)
+                noun_of[w.clauses[0]] = (w.sentence, noun)
+                out.append((i, f"{noun} {m.group('said')}"))
+            continue
+        before = noun_of.get(w.clauses[0] - 1)
+        m = _SAME_SUBJECT.match(w.text)
+        if before and before[0] == w.sentence and m and m.group("verb") not in _NO_VERB and len(content_words(m.group("said"))) >= 2:
+            noun_of[w.clauses[0]] = before
+            out.append((i, f"{before[1]} {m.group('said')}"))
+    return out
 
 
 def _original_span(start: int, end: int, to_original: list[int]) -> Span:
