@@ -1885,3 +1885,18 @@ def test_relative_clauses_are_read_as_said_of_their_noun():
     assert _relatives_said_of_their_noun(windows("the ring has 2(N-1) steps, which means latency grows with N")) == []
     assert _relatives_said_of_their_noun(windows("gradients go to a parameter server, which sums the gradients", "and the workers pull the result")) == [
         (0, "a parameter server sums the gradients")]
+
+
+@pytest.mark.parametrize("text, flags", [
+    # An adverb between 'I' and the denial still admits not knowing.
+    ("and then all gather i honestly dont remember", ["I"]),
+    ("Distillation, I really don't know the details.", ["I"]),
+    # A spoken question has no question mark; a verb that goes on from the subject before it is no question.
+    ("so like does the ring do reduce scatter", ["Q"]),
+    ("um does it matter which one of them runs", ["Q"]),
+    ("The first schedule pushes every micro-batch forward, then does all the backwards", ["", ""]),
+    ("Tensor parallelism needs fast links, and so does the ring all-reduce", ["", ""]),
+])
+def test_spoken_admissions_and_questions(text, flags):
+    got = ["".join(f for f, on in (("I", c.ignorance), ("Q", c.question)) if on) for c in read_answer(text)]
+    assert got == flags, [(c.text, g) for c, g in zip(read_answer(text), got)]

@@ -72,6 +72,13 @@ _ASKS = re.compile(
     r"what|why|how|which|when|where|who|whom|whose)\b",
     re.I,
 )
+# A clause that opens on 'does/do/did' and its subject asks; 'and so does the ring' says 'likewise',
+# and '..., then does all the backwards' goes on with the subject before it.
+_SPOKEN_QUESTION = re.compile(
+    r"\s*(?:(?:so|like|okay|ok|wait|um+|uh+)[\s,]+)*(?:do|does|did)\s+(?:the|a|an|it|they|we|you|i|this|that|these|those|each|every|all|its|their)\s+\S+\s+\S",
+    re.I,
+)
+_LIKEWISE = re.compile(r"(?:and\s+)?(?:so|neither|nor)\s+(?:do|does|did)\s+(?:\S+\s*){1,4}", re.I)
 # A clause that is nothing but a 'no' ('Hmm, no.', 'Well, not really.', 'I'm thinking of reduce.'):
 # the speaker takes back what they just said.
 _BARE_RETRACTION = re.compile(
@@ -98,7 +105,7 @@ _CONTRAST_END = re.compile(r",\s+")
 _LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
 
 _IGNORANCE = re.compile(
-    r"\b(?:i\s+(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
+    r"\b(?:i\s+(?:(?:honestly|really|just|genuinely|actually|truly|still)\s+)?(?:do\s*n[o']t|don't|dont|did\s*n[o']t|can\s*not|can't|cannot|could\s*n[o']t|couldn't)\s+"
     r"(?:really\s+|quite\s+|fully\s+|exactly\s+)?(?:know|remember|recall|understand|say|tell|explain|describe|derive|"
     r"walk (?:you )?through)|"
     r"(?:^|\bbut\s+|\band\s+)(?:couldn't|could not|can't|cannot)\s+(?:really\s+)?(?:explain|describe|derive|walk (?:you )?through)|"
@@ -440,6 +447,10 @@ def _read(answer: str) -> list[Clause]:
             clauses[i + 1] = _replace(n, negated=True)
     _carry_reported(answer, clauses)
     _mark_suppositions(answer, clauses)
+    # A spoken question has no question mark: 'so like does the ring do reduce-scatter first'.
+    for i, c in enumerate(clauses):
+        if not c.question and _SPOKEN_QUESTION.match(_as_said(c.text)) and not _LIKEWISE.fullmatch(c.text.strip()):
+            clauses[i] = _replace(c, question=True)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
         if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
