@@ -1900,3 +1900,24 @@ def test_relative_clauses_are_read_as_said_of_their_noun():
 def test_spoken_admissions_and_questions(text, flags):
     got = ["".join(f for f, on in (("I", c.ignorance), ("Q", c.question)) if on) for c in read_answer(text)]
     assert got == flags, [(c.text, g) for c, g in zip(read_answer(text), got)]
+
+
+def test_a_guess_that_something_helps_says_nothing_of_the_technique(grader, bank):
+    """'Maybe quantization helps with something, I guess' names quantization and says nothing of it."""
+    q = bank.get("train-vs-infer-optimization")
+    k = [c.id for c in q.checkpoints].index("quantization")
+    vague, said = _states(grader, q, k, "Maybe quantization helps with something, I guess, but I'm not sure what it does.",
+                          "Maybe quantization helps with memory, I guess: the weights go from FP32 to INT8.")
+    assert vague == "missed" and said != "missed"
+
+
+def test_the_fastest_link_and_ignoring_the_topology_say_the_opposite_of_the_point(grader, bank):
+    """'Runs at the speed of its fastest link' is the opposite of 'limited by the slowest link';
+    'NCCL ignores the topology' denies that it detects it."""
+    from app.scoring import polarity
+
+    assert polarity.stance("a collective runs at the speed of its fastest link", "a collective is limited by the slowest link") == polarity.OPPOSE
+    q = bank.get("nvlink-vs-infiniband")
+    k = [c.id for c in q.checkpoints].index("topology-aware")
+    assert _credits_only_the_first(grader, q, k, "NCCL detects the topology, and a collective runs at the speed of its slowest link.",
+                                   "NCCL ignores the topology, and a collective runs at the speed of its fastest link.")

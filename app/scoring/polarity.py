@@ -29,7 +29,7 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken|gaps?|interrupt\w*"),
     (r"open(?:ed|s)?", r"closed?|shut"),
     (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
-    (r"faster|quicker|speeds? (?:it |things |everything )?up", r"slower|slows? (?:it |things |everything )?down"),
+    (r"faster|quicker|fastest|quickest|speeds? (?:it |things |everything )?up", r"slower|slowest|slows? (?:it |things |everything )?down"),
     (r"always|every time", r"sometimes|occasionally"),
     (r"correct|right|true|accurate", r"incorrect|wrong|false|inaccurate"),
     (r"exact|lossless", r"approximat\w*|lossy"),
@@ -79,7 +79,7 @@ def blank_non_negations(text: str) -> str:
 
 
 # Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
-NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely"
+NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely|ignores|ignored|ignoring"
 # The words of negation (reading.py adds its verdict words, 'myth', 'a bad idea', to them).
 NEGATION_WORDS = (rf"not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
                   r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t")
