@@ -637,17 +637,18 @@ def claim_predicate(text: str, matcher: TermMatcher) -> str | None:
     return rest
 
 
-def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode) -> tuple[np.ndarray, np.ndarray]:
+def _encode_windows(windows: list[_Window], refs: list[str], encode: Encode, also: Sequence[str] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Encode single clauses and references; a two-clause window is the normalised mean of its
-    clauses' vectors (mean pooling makes this close to encoding the joined text, at half the cost)."""
+    clauses' vectors (mean pooling makes this close to encoding the joined text, at half the cost).
+    ``also``: texts needed later, encoded in the same pass (the encoder keeps them in its cache)."""
     singles = [w for w in windows if len(w.clauses) == 1]
-    vecs = encode([w.text for w in singles] + refs)
+    vecs = encode([w.text for w in singles] + refs + list(also))
     by_clause = {w.clauses[0]: vecs[i] for i, w in enumerate(singles)}
     out = np.zeros((len(windows), vecs.shape[1]), dtype=np.float32)
     for i, w in enumerate(windows):
         v = sum(by_clause[c] for c in w.clauses)
         out[i] = v / max(float(np.linalg.norm(v)), 1e-9)
-    return out, vecs[len(singles) :]
+    return out, vecs[len(singles) : len(singles) + len(refs)]
 
 
 # A foil: what the answer contrasts its subject with ('unlike a plain reduce, which leaves the
@@ -689,18 +690,24 @@ def _read_as(pairs: list[tuple[_Window, str]], cp_refs, rv: np.ndarray, encode: 
     return read, sims, cp_sim
 
 
+def _claim_readings(windows: list[_Window]) -> list[tuple[int, str]]:
+    """(window, text): each clause that opens on its reason read without it, and each relative
+    clause read as said of its noun (_relatives_said_of_their_noun)."""
+    extra = []
+    for i, w in enumerate(windows):
+        m = _LEADING_REASON.match(w.text) if len(w.clauses) == 1 else None
+        if m and len(content_words(m.group("main"))) >= 3:
+            extra.append((i, m.group("main")))
+    return extra + _relatives_said_of_their_noun(windows)
+
+
 def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
                        matcher: TermMatcher) -> tuple[list[_Window], np.ndarray, np.ndarray, list[int]]:
     """The claim windows plus, for each clause that opens on its reason, its main clause alone
     (the reason can make the clause as close to a correct point as to the wrong claim it draws
     from it); and for every window, the window of the answer it stands for."""
     parent = list(range(len(windows)))
-    extra = []
-    for i, w in enumerate(windows):
-        m = _LEADING_REASON.match(w.text) if len(w.clauses) == 1 else None
-        if m and len(content_words(m.group("main"))) >= 3:
-            extra.append((i, m.group("main")))
-    extra += _relatives_said_of_their_noun(windows)
+    extra = _claim_readings(windows)
     if not extra:
         return windows, sims, cp_sim, parent
     read, new_sims, new_cp = _read_as([(windows[i], t) for i, t in extra], cp_refs, rv, encode, matcher)
@@ -790,7 +797,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     copies = {i: how for i, w in enumerate(windows) if (how := _copy_of_prompt(w, prompt_words, rubric_words, prompt_text))}
 
     refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr, m_pred = _rubric_refs(rubric, matcher)
-    wv, rv = _encode_windows(windows, refs.texts, encode)
+    # The claim readings of the windows, for the wrong-claim search, in the same encoder pass.
+    later = [t for _, t in _claim_readings(windows)] if rubric.misconceptions else []
+    wv, rv = _encode_windows(windows, refs.texts, encode, later)
     sims = wv @ rv.T  # (windows, refs)
     # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
     cp_sim = np.stack([sims[:, r].max(axis=1) for r in cp_refs], axis=1)
