@@ -1921,3 +1921,19 @@ def test_the_fastest_link_and_ignoring_the_topology_say_the_opposite_of_the_poin
     k = [c.id for c in q.checkpoints].index("topology-aware")
     assert _credits_only_the_first(grader, q, k, "NCCL detects the topology, and a collective runs at the speed of its slowest link.",
                                    "NCCL ignores the topology, and a collective runs at the speed of its fastest link.")
+
+
+def test_doing_away_with_a_thing_says_it_is_absent(grader, bank):
+    """'Gets rid of the idle time' says there is no idle time, like 'zero idle time'; 'removes the
+    gap' says the two are connected."""
+    from app.scoring import polarity
+
+    assert polarity.stance("with 1f1b you get rid of the idle time", "with 1f1b the pipeline has zero idle time") == polarity.AGREE
+    assert polarity.stance("the wire removes the gap", "the terminals are connected") == polarity.AGREE
+    # a denial of the doing away turns it back
+    assert polarity.signs("1f1b does not get rid of the idle time") == polarity.signs("there is idle time")
+    assert polarity.signs("it never removes the gap") == polarity.signs("there is a gap")
+    q = bank.get("pipeline-schedules-bubbles")
+    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
+    assert "1f1b-removes-bubble" in flags("With 1F1B you get rid of the idle time, because forwards and backwards are interleaved.")
+    assert "1f1b-removes-bubble" not in flags("1F1B does not get rid of the idle time; it keeps the same bubble as GPipe and saves activation memory.")

@@ -141,8 +141,15 @@ def spelled(text: str) -> str:
 
 
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
-# 'not fully separated'.
-_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS})|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
+# 'not fully separated'; and a verb of doing away with it: 'gets rid of the idle time', 'removes the gap'.
+_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
+                             rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
+
+
+_DOING_AWAY = re.compile(r"eliminat|remov|avoid|(?:get|gets|getting|got) rid of")
+_DENIED_JUST_BEFORE = re.compile(r"(?:\b(?:not|never|no)|n't)\s+(?:\w+\s+)?$")
+_NEGATOR_TOKEN = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
+                            rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b")
 
 
 @lru_cache(maxsize=65536)
@@ -173,7 +180,12 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
             for m in rx.finditer(text):
                 near = _LOCAL_NEGATION.search(text, max(0, m.start() - 30), m.start())
                 local |= bool(near)
-                mentions.append((-side if near else side, m.start() >= denial_from))
+                # 'does not get rid of the idle time', 'never removes the gap': two turn it back
+                flips = 0
+                if near:
+                    flips = len(_NEGATOR_TOKEN.findall(text, near.start(), m.start()))
+                    flips += bool(_DOING_AWAY.match(text, near.start()) and _DENIED_JUST_BEFORE.search(text, max(0, near.start() - 20), near.start()))
+                mentions.append((-side if flips % 2 else side, m.start() >= denial_from))
         # A negation already read next to a word is not read again for the whole text.
         sides = {side * (flip if after and not local else 1) for side, after in mentions}
         if len(sides) == 1:
