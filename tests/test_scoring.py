@@ -658,9 +658,9 @@ def test_real_words_are_not_spelled_into_opposites():
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
 
 
-def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str) -> list[list[str]]:
+def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str, prompt: str = "Explain how it works.") -> list[list[str]]:
     """The misconceptions found in each answer to a one-checkpoint, one-misconception question."""
-    q = Question.model_validate({"id": "q", "title": "One claim", "topic": "t", "prompt": "Explain how it works.",
+    q = Question.model_validate({"id": "q", "title": "One claim", "topic": "t", "prompt": prompt,
                                  "checkpoints": [{"id": "c", "text": checkpoint}], "misconceptions": [{"id": "m", "text": misconception}]})
     return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
 
@@ -1833,15 +1833,16 @@ def test_a_change_the_other_way_from_the_closest_point_is_a_wrong_claim_without_
     """With no correction written, the closest checkpoint is the right version: where it says the
     cache costs memory, 'uses less GPU memory' (GPU memory read as HBM) is the claim that it saves
     memory; 'uses more GPU memory' is not."""
-    q = Question.model_validate({
-        "id": "kv", "title": "The KV cache", "topic": "t",
-        "prompt": "What is the KV cache, why does it speed up decoding, and what does it cost in memory?",
-        "checkpoints": [{"id": "c", "text": "The cache costs memory that grows linearly with sequence length and batch size (about 2 x layers x "
-                                            "KV heads x head size x tokens x bytes); for long contexts it can be as big as the weights."}],
-        "misconceptions": [{"id": "m", "text": "The KV cache reduces memory use (rather than spending memory to save compute)."}]})
-    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
-    assert flags("The cache stores keys and values, so a model with a KV cache uses less GPU memory than one without.") == ["m"]
-    assert flags("The cache stores keys and values, so a model with a KV cache uses more GPU memory than one without.") == []
+    found = _wrong_claims(
+        grader,
+        "The cache costs memory that grows linearly with sequence length and batch size (about 2 x layers x KV heads x head size x "
+        "tokens x bytes); for long contexts it can be as big as the weights.",
+        "The KV cache reduces memory use (rather than spending memory to save compute).",
+        "The cache stores keys and values, so a model with a KV cache uses less GPU memory than one without.",
+        "The cache stores keys and values, so a model with a KV cache uses more GPU memory than one without.",
+        prompt="What is the KV cache, why does it speed up decoding, and what does it cost in memory?",
+    )
+    assert found == [["m"], []]
 
 
 def test_saying_the_subject_is_what_the_correction_calls_the_claim_asserts_it(grader, bank):
@@ -1859,17 +1860,17 @@ def test_saying_the_subject_is_what_the_correction_calls_the_claim_asserts_it(gr
 def test_a_relative_clause_and_what_goes_on_from_it_speak_of_the_noun_before_which(grader):
     """'... to rank 0, which averages them and then broadcasts the new parameters' says of rank 0
     that it broadcasts the parameters every step: the wrong claim, put in the answer's own words."""
-    q = Question.model_validate({
-        "id": "ddp", "title": "Gradient synchronisation", "topic": "t",
-        "prompt": "How do the replicas in data-parallel training stay in sync?",
-        "checkpoints": [{"id": "c", "text": "After the backward pass the gradients are averaged across all replicas with an all-reduce, so "
-                                            "every replica applies the same update and they stay identical (weights are only broadcast once, at the start)."}],
-        "misconceptions": [{"id": "m", "text": "The parameters are sent out from rank 0 (or a parameter server) after every step."}]})
-    flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
-    assert flags("After backward, all workers send their gradients to rank 0, which averages them, runs the optimizer step "
-                 "and then broadcasts the new parameters back to everyone.") == ["m"]
-    assert flags("After backward, the workers average their gradients with an all-reduce, which runs over NVLink, "
-                 "and then each applies the same update.") == []
+    found = _wrong_claims(
+        grader,
+        "After the backward pass the gradients are averaged across all replicas with an all-reduce, so every replica applies the "
+        "same update and they stay identical (weights are only broadcast once, at the start).",
+        "The parameters are sent out from rank 0 (or a parameter server) after every step.",
+        "After backward, all workers send their gradients to rank 0, which averages them, runs the optimizer step "
+        "and then broadcasts the new parameters back to everyone.",
+        "After backward, the workers average their gradients with an all-reduce, which runs over NVLink, and then each applies the same update.",
+        prompt="How do the replicas in data-parallel training stay in sync?",
+    )
+    assert found == [["m"], []]
 
 
 def test_relative_clauses_are_read_as_said_of_their_noun():
@@ -1905,10 +1906,9 @@ def test_spoken_admissions_and_questions(text, flags):
 def test_a_guess_that_something_helps_says_nothing_of_the_technique(grader, bank):
     """'Maybe quantization helps with something, I guess' names quantization and says nothing of it."""
     q = bank.get("train-vs-infer-optimization")
-    k = [c.id for c in q.checkpoints].index("quantization")
-    vague, said = _states(grader, q, k, "Maybe quantization helps with something, I guess, but I'm not sure what it does.",
-                          "Maybe quantization helps with memory, I guess: the weights go from FP32 to INT8.")
-    assert vague == "missed" and said != "missed"
+    assert _credits_only_the_first(grader, q, [c.id for c in q.checkpoints].index("quantization"),
+                                   "Maybe quantization helps with memory, I guess: the weights go from FP32 to INT8.",
+                                   "Maybe quantization helps with something, I guess, but I'm not sure what it does.")
 
 
 def test_the_fastest_link_and_ignoring_the_topology_say_the_opposite_of_the_point(grader, bank):
