@@ -142,14 +142,13 @@ def spelled(text: str) -> str:
 
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'; and a verb of doing away with it: 'gets rid of the idle time', 'removes the gap'.
-_LOCAL_NEGATION = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
-                             rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b(?:\s+[\w-]+){{0,3}}\s+$")
-
-
+_NEGATOR = (rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
+            rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b")
+_LOCAL_NEGATION = re.compile(rf"{_NEGATOR}(?:\s+[\w-]+){{0,3}}\s+$")
+_NEGATOR_TOKEN = re.compile(_NEGATOR)
+# A doing away that a denial just before it turns back: 'does not get rid of'.
 _DOING_AWAY = re.compile(r"eliminat|remov|avoid|(?:get|gets|getting|got) rid of")
 _DENIED_JUST_BEFORE = re.compile(r"(?:\b(?:not|never|no)|n't)\s+(?:\w+\s+)?$")
-_NEGATOR_TOKEN = re.compile(rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
-                            rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b")
 
 
 @lru_cache(maxsize=65536)
