@@ -1897,6 +1897,9 @@ def test_relative_clauses_are_read_as_said_of_their_noun():
     ("um does it matter which one of them runs", ["Q"]),
     ("The first schedule pushes every micro-batch forward, then does all the backwards", ["", ""]),
     ("Tensor parallelism needs fast links, and so does the ring all-reduce", ["", ""]),
+    # 'do' and a pronoun asks; 'do' and a thing tells what to do
+    ("um do you want me to go into the ring", ["Q"]),
+    ("do the all-reduce in buckets so it overlaps the backward pass", ["", ""]),
 ])
 def test_spoken_admissions_and_questions(text, flags):
     got = ["".join(f for f, on in (("I", c.ignorance), ("Q", c.question)) if on) for c in read_answer(text)]

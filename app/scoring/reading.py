@@ -72,10 +72,12 @@ _ASKS = re.compile(
     r"what|why|how|which|when|where|who|whom|whose)\b",
     re.I,
 )
-# A clause that opens on 'does/do/did' and its subject asks; 'and so does the ring' says 'likewise',
-# and '..., then does all the backwards' goes on with the subject before it.
+# A clause that opens on 'does/did' and its subject, or on 'do' and a pronoun, asks; 'do the
+# all-reduce in buckets' tells, 'and so does the ring' says 'likewise', and '..., then does all the
+# backwards' goes on with the subject before it.
 _SPOKEN_QUESTION = re.compile(
-    r"\s*(?:(?:so|like|okay|ok|wait|um+|uh+)[\s,]+)*(?:do|does|did)\s+(?:the|a|an|it|they|we|you|i|this|that|these|those|each|every|all|its|their)\s+\S+\s+\S",
+    r"\s*(?:(?:so|like|okay|ok|wait|um+|uh+)[\s,]+)*(?:(?:does|did)\s+(?:the|a|an|it|they|we|you|i|this|that|these|those|each|every|all|its|their)|"
+    r"do\s+(?:you|we|they|i))\s+\S+\s+\S",
     re.I,
 )
 _LIKEWISE = re.compile(r"(?:and\s+)?(?:so|neither|nor)\s+(?:do|does|did)\s+(?:\S+\s*){1,4}", re.I)
