@@ -167,8 +167,9 @@ def clean_for_matching(text: str, matcher: TermMatcher) -> str:
 @lru_cache(maxsize=32768)
 def _clean(text: str, matcher: TermMatcher) -> str:
     # Memoised: rubric texts are cleaned again for every answer they grade.
-    text = " ".join(_FILLER_RE.sub(" ", normalize(text)).split())  # no double space where a filler was
-    text = " ".join(_FILLER_RE.sub(" ", text).split())  # 'kind um of' is 'kind of' once the 'um' is gone
+    text = normalize(text)
+    for _ in range(2):  # twice: 'kind um of' is 'kind of' once the 'um' is gone
+        text = " ".join(_FILLER_RE.sub(" ", text).split())  # no double space where a filler was
     text = STUTTER.sub(r"\1", text)
     return matcher.canonicalize(spell_out_contractions(text))
 

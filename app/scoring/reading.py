@@ -449,10 +449,6 @@ def _read(answer: str) -> list[Clause]:
             clauses[i + 1] = _replace(n, negated=True)
     _carry_reported(answer, clauses)
     _mark_suppositions(answer, clauses)
-    # A spoken question has no question mark: 'so like does the ring do reduce-scatter first'.
-    for i, c in enumerate(clauses):
-        if not c.question and _SPOKEN_QUESTION.match(_as_said(c.text)) and not _LIKEWISE.fullmatch(c.text.strip()):
-            clauses[i] = _replace(c, question=True)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
         if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
@@ -721,6 +717,8 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         hedged=bool(_HEDGE.search(said)),
         reported=bool(_REPORTED.search(said)),
         framing=bool(_FRAMING.fullmatch(body)),
+        # a spoken question has no question mark: 'so like does the ring do reduce-scatter first'
+        question=bool(_SPOKEN_QUESTION.match(said)) and not _LIKEWISE.fullmatch(body.strip()),
     )
 
 

@@ -65,9 +65,9 @@ class TermMatcher:
         """From (term, variants) or (term, variants, short forms) tuples."""
         terms = [tuple(t) + ((),) * (3 - len(t)) for t in terms]
         heads = {normalize(h): concept_key(t[0]) for t in terms for h in t[2] if normalize(h)}
-        words = frozenset(w for t in terms for phrase in (t[0], *t[1], *t[2]) for w in re.findall(r"[a-z0-9]+", normalize(phrase)))
+        named_by = {concept_key(t): frozenset(w for v in (t, *vs) for w in re.findall(r"[a-z0-9]+", normalize(v))) for t, vs, _ in terms}
+        words = frozenset().union(*named_by.values(), *(re.findall(r"[a-z0-9]+", h) for h in heads))
         terms = [(term, tuple(variants)) for term, variants, _ in terms]
-        named_by = {concept_key(t): frozenset(w for v in (t, *vs) for w in re.findall(r"[a-z0-9]+", normalize(v))) for t, vs in terms}
         canonical: dict[str, str] = {}
         keys: dict[str, str] = {}
         for term, variants in terms:
