@@ -658,10 +658,12 @@ def test_real_words_are_not_spelled_into_opposites():
     assert polarity.signs("no doubt tp is faster") == polarity.signs("tp is faster")
 
 
-def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str, prompt: str = "Explain how it works.") -> list[list[str]]:
+def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str, prompt: str = "Explain how it works.",
+                  correction: str | None = None) -> list[list[str]]:
     """The misconceptions found in each answer to a one-checkpoint, one-misconception question."""
+    wrong = {"id": "m", "text": misconception} | ({"correction": correction} if correction else {})
     q = Question.model_validate({"id": "q", "title": "One claim", "topic": "t", "prompt": prompt,
-                                 "checkpoints": [{"id": "c", "text": checkpoint}], "misconceptions": [{"id": "m", "text": misconception}]})
+                                 "checkpoints": [{"id": "c", "text": checkpoint}], "misconceptions": [wrong]})
     return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
 
 
@@ -1940,3 +1942,18 @@ def test_doing_away_with_a_thing_says_it_is_absent(grader, bank):
     flags = lambda a: [m.id for m in grader.grade(q, a).misconceptions]  # noqa: E731
     assert "1f1b-removes-bubble" in flags("With 1F1B you get rid of the idle time, because forwards and backwards are interleaved.")
     assert "1f1b-removes-bubble" not in flags("1F1B does not get rid of the idle time; it keeps the same bubble as GPipe and saves activation memory.")
+
+
+def test_a_wrong_change_in_other_words_of_lessening_keeps_the_claims_order(grader):
+    # 'reduces' is 'lowers' said otherwise: the words of the clause follow the wrong claim's order
+    # ('batching ... latency ... request' with a lessening), not the correction's ('raises throughput').
+    found = _wrong_claims(
+        grader, "Batching raises throughput but usually adds latency to each request.",
+        "Batching lowers the latency of each individual request.",
+        "Batching reduces latency for each request.",
+        "Batching raises latency for each request.",
+        "Batching raises throughput, and each request waits a bit longer.",
+        prompt="What does batching do to latency and throughput?",
+        correction="Batching raises throughput, while the latency of each request usually goes up because it waits for the batch to form.",
+    )
+    assert found == [["m"], [], []], found

@@ -1062,7 +1062,8 @@ _RELATION_SYNONYMS = {"inside": "within", "intra": "within", "between": "across"
 
 
 def _skip_bigrams(words: list[str], reach: int = 3) -> set[tuple[str, str]]:
-    words = [_RELATION_SYNONYMS.get(w, w) for w in words]
+    # words of relation and of direction stand for their kind: 'reduces latency' follows 'lowers the latency'
+    words = [_RELATION_SYNONYMS.get(w) or _direction_of_word(w) or w for w in words]
     return {(a, words[j]) for i, a in enumerate(words) for j in range(i + 1, min(len(words), i + 1 + reach)) if a != words[j]}
 
 
@@ -1077,6 +1078,8 @@ def follows_order(window_words: list[str], claim: list[str], alternative: list[s
     >>> follows_order(w, "tensor parallelism across node pipeline within node".split(), "tensor parallelism within node pipeline across node".split())
     False
     >>> follows_order("tensor parallelism across node".split(), "tensor parallelism across node pipeline within node".split(), "tensor parallelism within node pipeline across node".split())
+    True
+    >>> follows_order("batch reduce latency request".split(), "batch lower latency individual request".split(), "batch raise throughput latency request".split())
     True
     """
     pairs = _skip_bigrams(window_words)
@@ -1292,6 +1295,12 @@ def _is_direction_word(word: str) -> bool:
 
 
 _DIRECTION_WORD = {d: re.compile(rx.pattern.replace(r"\b", "")) for d, rx in _DIRECTION.items() if d != "same"}
+
+
+@lru_cache(maxsize=4096)
+def _direction_of_word(word: str) -> str | None:
+    """'<down>' for a word of lessening ('reduce', 'cut', 'lower'), '<up>' for one of growth, else None."""
+    return next((f"<{d}>" for d, rx in _DIRECTION_WORD.items() if rx.fullmatch(word)), None)
 
 
 def _changed(text: str, *, before: bool = False) -> set[str]:
