@@ -1957,3 +1957,16 @@ def test_a_wrong_change_in_other_words_of_lessening_keeps_the_claims_order(grade
         correction="Batching raises throughput, while the latency of each request usually goes up because it waits for the batch to form.",
     )
     assert found == [["m"], [], []], found
+
+
+def test_having_nothing_to_do_is_being_idle(grader):
+    # 'nothing to do' says the stages are idle; it denies nothing. 'has nothing to do with' still denies.
+    q = _points("Pipeline parallelism", "How does pipeline parallelism work, and what does it cost?",
+                "The model's layers are split into sequential stages on different GPUs.",
+                "Pipeline bubbles: stages sit idle while the pipeline fills and drains.")
+    states = _states(grader, q, 1,
+                     "Each GPU runs a few layers. At the start the later stages have nothing to do until the first micro-batch arrives, "
+                     "and at the end the early ones have nothing left to do.",
+                     "Each GPU runs a few layers. When the pipeline fills, the last GPUs sit doing nothing.",
+                     "Each GPU runs a few layers. The bubble has nothing to do with how the pipeline fills or drains.")
+    assert states == ["covered", "covered", "missed"], states

@@ -43,7 +43,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, read_answer
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
-from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, root, spell_out_contractions, stem, tokenize, tidy_typography
+from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, plain_idioms, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -171,7 +171,7 @@ def _clean(text: str, matcher: TermMatcher) -> str:
     for _ in range(2):  # twice: 'kind um of' is 'kind of' once the 'um' is gone
         text = " ".join(_FILLER_RE.sub(" ", text).split())  # no double space where a filler was
     text = STUTTER.sub(r"\1", text)
-    return matcher.canonicalize(spell_out_contractions(text))
+    return matcher.canonicalize(plain_idioms(spell_out_contractions(text)))
 
 
 @lru_cache(maxsize=16384)

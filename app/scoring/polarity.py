@@ -19,7 +19,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from app.scoring.spelling import english_words
-from app.scoring.text import content_words, root
+from app.scoring.text import IDLE_IDIOM, content_words, root
 
 # (one side, the other side): word stems that state opposite things about the same subject.
 # Words that are also names ('positive terminal', 'tensor parallel') are left out on purpose, and
@@ -55,6 +55,8 @@ NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
+    # an idiom of idleness: 'the upper stages have nothing to do' (read as 'idle', text.plain_idioms)
+    rf"{IDLE_IDIOM}|"
     # a denial inside a relative clause of the subject, before the main verb: 'the activations that
     # weren't kept are recomputed' says they are recomputed; not 'bf16, which doesn't need scaling',
     # nor 'the kind that doesn't send activations', 'a path that isn't closed' (the clause is the claim)

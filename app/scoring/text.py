@@ -192,6 +192,21 @@ def spell_out_contractions(text: str) -> str:
     return _CONTRACTED.sub(full, text)
 
 
+# Idioms of idleness said with a negation word: 'the upper stages have nothing to do' says they
+# are idle and denies nothing ('has nothing to do with ZeRO' still does).
+IDLE_IDIOM = (r"\bnothing (?:left |else |useful |much )?to do\b(?! with)|(?:"
+              + "|".join(rf"(?<=\b{v} )" for v in ("sit", "sits", "sat", "stay", "stays")) + r")doing nothing\b")
+
+
+def plain_idioms(text: str) -> str:
+    """``text`` (lower case) with its idioms of idleness read as 'idle'.
+
+    >>> plain_idioms("some stages have nothing to do, the rest sit doing nothing; it has nothing to do with zero")
+    'some stages have idle time, the rest sit idle; it has nothing to do with zero'
+    """
+    return re.sub(IDLE_IDIOM, lambda m: "idle" if m.group().startswith("doing") else "idle time", text)
+
+
 def normalize(text: str) -> str:
     """Lower-case, unify dashes/quotes/unicode forms and collapse white space.
 
