@@ -636,6 +636,9 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
     ("The trap is that the pipeline bubble grows with the number of stages, so you need many more micro-batches.", ["", ""]),
     # A list after a contrast is set aside whole.
     ("PP sends activations point to point, as opposed to an all-reduce, all-gather or reduce-scatter over every GPU.", ["", "N"]),
+    # A short phrase before an aside with no comma of its own is no bare subject: what follows the
+    # aside's comma is a claim of its own, not set aside.
+    ("Fusion puts them in one kernel: one launch instead of three, intermediates stay in registers instead of HBM.", ["", "N", "", "N"]),
 ])
 def test_reading_after_review(text, flags):
     got = ["".join(f for f, on in (("N", c.negated), ("R", c.retracted), ("P", c.reported)) if on) for c in read_answer(text)]

@@ -416,7 +416,10 @@ def _read(answer: str) -> list[Clause]:
                     # would lose its subject), nor through a list ('..., as opposed to X, Y or Z').
                     comma = _CONTRAST_END.search(answer, x0, x1) if after else None
                     rest = answer[comma.end() : x1] if comma else ""
-                    bare_subject = k > 0 and _word_count(answer[contrast[k - 1][0] : contrast[k - 1][1]]) <= 3
+                    # (a subject set off by the aside's commas: 'one launch instead of three, intermediates
+                    # stay on chip' has no comma before the aside and goes on to a claim of its own)
+                    bare_subject = (k > 0 and _word_count(answer[contrast[k - 1][0] : contrast[k - 1][1]]) <= 3
+                                    and "," in answer[contrast[k - 1][1] : x0])
                     if comma and _word_count(rest) >= 3 and not bare_subject and not _LIST_GOES_ON.match(rest):
                         pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
                     elif after and k == 0 and not comma:
