@@ -662,9 +662,9 @@ def test_real_words_are_not_spelled_into_opposites():
 
 
 def _wrong_claims(grader, checkpoint: str, misconception: str, *answers: str, prompt: str = "Explain how it works.",
-                  correction: str | None = None) -> list[list[str]]:
+                  correction: str | None = None, examples: tuple[str, ...] = ()) -> list[list[str]]:
     """The misconceptions found in each answer to a one-checkpoint, one-misconception question."""
-    wrong = {"id": "m", "text": misconception} | ({"correction": correction} if correction else {})
+    wrong = {"id": "m", "text": misconception, "examples": list(examples)} | ({"correction": correction} if correction else {})
     q = Question.model_validate({"id": "q", "title": "One claim", "topic": "t", "prompt": prompt,
                                  "checkpoints": [{"id": "c", "text": checkpoint}], "misconceptions": [wrong]})
     return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
@@ -1973,3 +1973,33 @@ def test_having_nothing_to_do_is_being_idle(grader):
                      "Each GPU runs a few layers. When the pipeline fills, the last GPUs sit doing nothing.",
                      "Each GPU runs a few layers. The bubble has nothing to do with how the pipeline fills or drains.")
     assert states == ["covered", "covered", "missed"], states
+
+
+def test_a_wrong_claim_is_recognised_in_the_words_of_its_phrasings(grader):
+    # The claim speaks of 'memory layout'; its example phrasing names NCHW and NHWC. An answer in
+    # the phrasing's terms speaks of the claim, and the layouts it names (which the question asks
+    # about) are its subject, not another topic.
+    found = _wrong_claims(
+        grader, "NHWC (channels-last) lets Tensor Core convolution kernels run without transposes, so layout can change speed a lot.",
+        "Memory layout does not affect GPU speed.",
+        "Whether you use channels-first or channels-last makes no difference to speed.",
+        "NCHW or NHWC doesn't matter for performance.",
+        "Channels-last makes a big difference to speed on Tensor Cores.",
+        prompt="Why does the memory layout of tensors, such as NCHW vs NHWC (channels-last), affect GPU performance?",
+        correction="The FLOPs are the same, but layout decides memory access patterns and which Tensor Core kernels can run, so it can change speed a lot.",
+        examples=("NCHW or NHWC doesn't matter for performance.",),
+    )
+    assert found == [["m"], ["m"], []], found
+
+
+def test_a_claim_that_no_check_is_needed_is_not_made_by_a_clause_that_requires_one(grader):
+    found = _wrong_claims(
+        grader, "Accuracy is measured against the baseline on held-out data before deployment.",
+        "If an optimized model runs faster, its accuracy can be assumed to be unchanged.",
+        "If it's faster after TensorRT, then we're good to ship; the accuracy doesn't change.",
+        "Even if TensorRT gives a 3x speedup, you still have to check the accuracy, because FP16 and INT8 change the numerics.",
+        prompt="How would you validate an optimized model before deployment, and which profiling tools would you use?",
+        correction="Quantization, pruning and fusion can change the numerics, so accuracy is measured against the baseline on held-out data before deployment.",
+        examples=("Once TensorRT makes it faster we can ship it, the accuracy will be the same.",),
+    )
+    assert found == [["m"], []], found

@@ -1373,6 +1373,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_own -= {k for k in m_own if _term_words(k, matcher) and _term_words(k, matcher) <= set(prompt_words)}  # the question's terms
     m_seq = content_words(clean_for_matching(m.text, matcher))
     m_claims = (m.text, *m.examples)
+    m_terms = [_key_terms(t, matcher) for t in m_claims]  # the claim's words, in each of its phrasings
     m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
     m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
     m_canon = clean_for_matching(m.text, matcher)
@@ -1409,6 +1410,9 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
     claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
     peers = (siblings_of(m_subjects, matcher) | (corrected - claimed)) - m_subjects
+    # ... but what the claim or its phrasings name is no other subject ('NCHW or NHWC doesn't
+    # matter for performance' for 'memory layout does not affect speed').
+    asked_topics -= claimed
     # When the correction says what the claim really describes ('assigning whole layers to GPUs is
     # pipeline parallelism'), describing it is only the claim where the answer speaks of its subject.
     contrasted = bool(m_subjects) and foil is not None
@@ -1489,7 +1493,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if sim - correct < margin:
             continue
         named = w.keys | {k for x in w.words if (k := _head_key(x, matcher))}  # 'the pipeline' speaks of pipeline parallelism
-        if _overlap(m_words, m_keys, w.words, frozenset(named), w.near) < 0.2:
+        if max(_overlap(words, keys, w.words, frozenset(named), w.near) for words, keys in m_terms) < 0.2:
             continue  # close in style, but not about the same things
         correct_words = set(alternative) | set(cp_seqs[k_near])
         overclaims = overclaim_only and _ABSOLUTE.search(w.text)
@@ -1960,9 +1964,11 @@ _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "
 _ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
 _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or three|a few|only (?:one|two|\d+|k|some|a subset)|"
                       r"\d+ (?:out )?of (?:the |its )?\d+|a subset|a handful)\b")
-# A claim that something suffices ('the async call is enough, whatever memory') against a clause
-# that states a requirement ('you need pinned memory').
-_ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b")
+# A claim that something suffices ('the async call is enough, whatever memory'; 'its accuracy can be
+# assumed to be unchanged') against a clause that states a requirement ('you need pinned memory',
+# 'you still have to check the accuracy').
+_ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b|"
+                     r"\b(?:can|may) (?:safely )?be (?:safely )?assumed\b")  # '... can be assumed unchanged': no check needed
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
