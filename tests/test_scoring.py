@@ -2003,3 +2003,20 @@ def test_a_claim_that_no_check_is_needed_is_not_made_by_a_clause_that_requires_o
         examples=("Once TensorRT makes it faster we can ship it, the accuracy will be the same.",),
     )
     assert found == [["m"], []], found
+
+
+def test_a_point_about_the_order_of_steps_needs_an_answer_that_puts_them_in_order(grader):
+    # The point is the order. Saying what each step does, or joining two of them with a lone
+    # 'then', puts nothing in order; 'first ..., then ..., then ...' does.
+    q = _points("Preparing pre-training data", "How would you prepare a web text corpus for pre-training a language model?",
+                "Tokenization maps raw text to integer ids with a trained vocabulary.",
+                "The steps run in a sensible order: deduplicate the documents first, then tokenize them, then pack the tokens "
+                "into fixed-length sequences, and shuffle the packed sequences into shards last.")
+    states = _states(grader, q, 1,
+                     "First I would deduplicate the raw documents, then tokenize them, then pack the tokens into fixed-length "
+                     "sequences, and finally shuffle them into shards.",
+                     "Deduplication removes repeated documents. Tokenization maps the text to ids. Packing fills fixed-length "
+                     "sequences so no compute is wasted on padding, and shuffling the shards mixes the sources.",
+                     "Deduplication removes repeated documents. Tokenization maps the text to ids, and then packing fills "
+                     "fixed-length sequences so no compute is wasted on padding.")
+    assert states[0] != "missed" and states[1:] == ["missed", "missed"], states

@@ -883,6 +883,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
     # Steps in the other order: 'first an all-gather, then a reduce-scatter' for the ring.
     steps = step_order(clean_for_matching(p.text, matcher), matcher, prompt)
+    if steps and _ORDER_POINT.search(p.text) and not lays_down_order(w.text for w in windows if len(w.clauses) == 1):
+        # A point about the order of steps ('applied in a sensible order: distill first, then
+        # prune, ...') is not made by an answer that puts nothing in order, however much it says
+        # of the steps themselves.
+        return {name: 0.0 for name in OrdinalModel.FEATURES}, None, []
     if steps:
         # in a short sentence as a whole: 'first an all-gather phase, and then a reduce-scatter
         # phase, each taking n-1 steps' (not in an unpunctuated spoken run, where the 'sentence'
@@ -1094,6 +1099,31 @@ _SEQUENCE_WORD = re.compile(r"\b(?:then|first|followed by|before|finally|afterwa
 _NOT_A_SEQUENCE = re.compile(r"\b(?:if|when|whenever|once|unless|after|instead|follows|following|preced\w*)\b")  # 'if X, then Y'; 'A after B' runs backwards
 _EDGE = re.compile(r"[,;:()]")
 _ORDER_WORDS = frozenset("first then next last lastly finally afterwards followed end very".split())
+
+
+# A point that is about the order itself: it speaks of an order or a sequence, or of what comes first.
+_ORDER_POINT = re.compile(r"\b(?:order|in sequence|first)\b(?! (?:to|of magnitude)\b)")
+# What puts steps in order: an order spoken of, or at least two sequence words ('first ..., then
+# ...'; '..., then ..., and finally ...'). One 'then' or 'finally' alone is a connective.
+_SPOKEN_ORDER = re.compile(r"\bin (?:this|that|the|which|what|a \w+) order\b|\border(?: is\b| matters\b| i\b|:)|\b(?:in|the|this|that) sequence\b")
+_IN_SEQUENCE = re.compile(r"\b(?:then|first|firstly|second|secondly|third|thirdly|next|finally|lastly|last|at the (?:very )?end|followed by|after that)\b")
+
+
+def lays_down_order(texts) -> bool:
+    """Whether clauses (canonical, each once) put things in order: they speak of an order, or
+    use two sequence words between them.
+
+    >>> lays_down_order(["distill first", "then prune", "then quantize"])
+    True
+    >>> lays_down_order(["quantize to int8", "then tensorrt fuses the layers"])
+    False
+    >>> lays_down_order(["i would go in this order: distillation, pruning, quantization"])
+    True
+    """
+    said = list(dict.fromkeys(texts))
+    if any(_SPOKEN_ORDER.search(t) for t in said):
+        return True
+    return sum(len(_IN_SEQUENCE.findall(t)) for t in said) >= 2
 
 
 def _step_marks(text: str, matcher: TermMatcher) -> list[tuple[int, str]]:
