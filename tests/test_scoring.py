@@ -2020,3 +2020,16 @@ def test_a_point_about_the_order_of_steps_needs_an_answer_that_puts_them_in_orde
                      "Deduplication removes repeated documents. Tokenization maps the text to ids, and then packing fills "
                      "fixed-length sequences so no compute is wasted on padding.")
     assert states[0] != "missed" and states[1:] == ["missed", "missed"], states
+
+
+def test_knowing_only_the_name_is_admitted_ignorance(grader):
+    # 'I know the word X but not how it works' names X and admits knowing nothing more of it.
+    clauses = read_answer("I know the word distillation but not how it works. I've only heard of DALI. "
+                          "I know what TensorRT does but not how it works inside.")
+    assert [(c.text, c.ignorance) for c in clauses] == [
+        ("I know the word distillation", True), ("but not how it works", True), ("I've only heard of DALI", True),
+        ("I know what TensorRT does", False), ("but not how it works inside", True)], clauses
+    q = _points("Distillation", "What is knowledge distillation?",
+                "A small student model is trained to mimic a large teacher's outputs (soft targets).")
+    assert _states(grader, q, 0, "I know the word distillation but not how it works.",
+                   "Distillation trains a small student to match the big teacher's soft outputs.") == ["missed", "covered"]

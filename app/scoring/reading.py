@@ -114,6 +114,9 @@ _IGNORANCE = re.compile(
     r"not (?:really |totally |entirely |quite |too )?sure|no idea|no clue|i forg[eo]t|"
     r"i(?:'ve| have)? never (?:really |quite |fully )?(?:used|heard|worked with|touched|understood|learned|learnt|figured out|got (?:my head )?(?:round|around))|unsure|i'?m not familiar|not familiar with|"
     r"i(?:'m| am) (?:blanking|fuzzy)|(?:don't|do not) (?:know|remember) (?:much|anything)|"
+    # knowing only the name: 'I know the word distillation but not how it works'
+    r"i (?:only |just )?know (?:the|its|their) (?:word|name|term)s?|(?:only|just) (?:ever )?heard (?:of |the (?:word|name|term) )|"
+    r"\bbut not (?:how|what|why) (?:it|they|that|this) (?:works?|does|do|is|are)|"
     r"(?:not|no|little) (?:much |real |really )?(?:experience|hands-on)|i (?:have ?n[o']?t|haven't) (?:really )?(?:used|tried|worked with|done)(?! (?:it|that) (?:myself|yet))\b)\b",
     re.I,
 )
