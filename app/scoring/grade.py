@@ -881,15 +881,15 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     # or by opposite words; 'no gap between them' agrees with 'connected'.
     # Someone else's view, reported ('a common mistake is to think ...'), is no evidence either.
     against = [_opposes(w, ref_clauses) or w.reported for w in windows]
-    # Steps in the other order: 'first an all-gather, then a reduce-scatter' for the ring.
     steps = step_order(clean_for_matching(p.text, matcher), matcher, prompt)
-    if steps and _ORDER_POINT.search(p.text) and not lays_down_order(w.text for w in windows if len(w.clauses) == 1):
+    if steps:
         # A point about the order of steps ('applied in a sensible order: distill first, then
         # prune, ...') is not made by an answer that puts nothing in order, however much it says
         # of the steps themselves.
-        return {name: 0.0 for name in OrdinalModel.FEATURES}, None, []
-    if steps:
-        # in a short sentence as a whole: 'first an all-gather phase, and then a reduce-scatter
+        if _ORDER_POINT.search(p.text) and not lays_down_order(w.text for w in windows if len(w.clauses) == 1):
+            return {name: 0.0 for name in OrdinalModel.FEATURES}, None, []
+        # Steps in the other order: 'first an all-gather, then a reduce-scatter' for the ring,
+        # in a clause or in a short sentence as a whole: 'first an all-gather phase, and then a reduce-scatter
         # phase, each taking n-1 steps' (not in an unpunctuated spoken run, where the 'sentence'
         # can be the whole answer)
         said: dict[int, list[str]] = {}
@@ -1104,7 +1104,9 @@ _ORDER_WORDS = frozenset("first then next last lastly finally afterwards followe
 # A point that is about the order itself: it speaks of an order or a sequence, or of what comes first.
 _ORDER_POINT = re.compile(r"\b(?:order|in sequence|first)\b(?! (?:to|of magnitude)\b)")
 # What puts steps in order: an order spoken of, or at least two sequence words ('first ..., then
-# ...'; '..., then ..., and finally ...'). One 'then' or 'finally' alone is a connective.
+# ...'; '..., then ..., and finally ...'). One 'then' or 'finally' alone is a connective. Unlike
+# _SEQUENCE_WORD (does a clause speak of a sequence at all), 'before' and 'afterwards' do not count:
+# 'fine-tune afterwards' ties one step to the one before it and orders nothing else.
 _SPOKEN_ORDER = re.compile(r"\bin (?:this|that|the|which|what|a \w+) order\b|\border(?: is\b| matters\b| i\b|:)|\b(?:in|the|this|that) sequence\b")
 _IN_SEQUENCE = re.compile(r"\b(?:then|first|firstly|second|secondly|third|thirdly|next|finally|lastly|last|at the (?:very )?end|followed by|after that)\b")
 
@@ -1397,15 +1399,15 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     """The wrong claim ``m`` where a window asserts it; ``topics``: the subjects of the rubric's
     checkpoints; ``pred_ref``: the claim's predicate without its subject, for windows that name
     no other concept first and none of the subject's siblings."""
-    m_words, m_keys = _key_terms(m.text, matcher)
-    # What the wrong claim says that the question does not: a window must say some of it.
-    m_own = set().union(*(_claim_words(t, matcher) for t in (m.text, *m.examples))) - set(prompt_words)
-    m_own -= {k for k in m_own if _term_words(k, matcher) and _term_words(k, matcher) <= set(prompt_words)}  # the question's terms
-    m_seq = content_words(clean_for_matching(m.text, matcher))
     m_claims = (m.text, *m.examples)
     m_terms = [_key_terms(t, matcher) for t in m_claims]  # the claim's words, in each of its phrasings
+    m_words, m_keys = m_terms[0]
+    # What the wrong claim says that the question does not: a window must say some of it.
+    m_own = set().union(*(_claim_words(t, matcher) for t in m_claims)) - set(prompt_words)
+    m_own -= {k for k in m_own if _term_words(k, matcher) and _term_words(k, matcher) <= set(prompt_words)}  # the question's terms
+    m_seq = content_words(clean_for_matching(m.text, matcher))
     m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
-    m_all_keys = set().union(*(_key_terms(t, matcher)[1] for t in m_claims))
+    m_all_keys = set().union(*(keys for _, keys in m_terms))
     m_canon = clean_for_matching(m.text, matcher)
     m_dir = direction(m_canon)
     m_denied, m_favoured = _denied_by_claim(m_canon)
