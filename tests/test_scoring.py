@@ -2033,3 +2033,16 @@ def test_knowing_only_the_name_is_admitted_ignorance(grader):
                 "A small student model is trained to mimic a large teacher's outputs (soft targets).")
     assert _states(grader, q, 0, "I know the word distillation but not how it works.",
                    "Distillation trains a small student to match the big teacher's soft outputs.") == ["missed", "covered"]
+
+
+def test_a_wrong_claim_spelt_out_after_a_colon_stands_or_falls_with_it(grader, bank):
+    """'The all-reduce is basically a reduce: all GPUs send their partial results to rank 0, which
+    ends up with the sum' spells out the wrong claim; the part after the colon earns nothing for
+    the point it gets wrong. After a right claim, the same colon keeps the credit."""
+    q = bank.get("allreduce-deep-dive")
+    k = [p.id for p in q.checkpoints].index("allreduce-semantics")
+    wrong = ("The all-reduce is basically a reduce: all GPUs send their partial results to rank 0, which ends up with the sum. "
+             "NCCL runs it over NVLink inside a node.")
+    right = "The all-reduce sums the tensors of all GPUs: every GPU ends up with the same total. NCCL runs it over NVLink inside a node."
+    assert [m.id for m in grader.grade(q, wrong).misconceptions] == ["allreduce-is-reduce-to-root"]
+    assert _states(grader, q, k, wrong, right) == ["missed", "covered"]

@@ -833,7 +833,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     # Every window that contains a wrong claim's clause is tainted: 'TP goes across nodes over
     # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
-    wrong_clauses |= _what_follows_from(wrong_clauses, clauses, windows, subjects, matcher)
+    wrong_clauses |= _what_follows_from(wrong_clauses, clauses, windows, subjects, matcher, answer)
     wrong_clauses |= _said_again(wrong_clauses, windows)
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
@@ -1598,10 +1598,13 @@ def _said_again(said: set[int], windows: list[_Window]) -> set[int]:
     return {c for c, t in text.items() if t in wrong}
 
 
-def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher) -> set[int]:
+def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
+                       answer: str = "") -> set[int]:
     """The clauses that draw a consequence from a wrong claim in the same sentence ('TP gives each
-    GPU whole layers, so the tensors of a layer live on one device'): they stand or fall with it.
-    A clause that turns to a topic of the rubric the claim did not name is a claim of its own."""
+    GPU whole layers, so the tensors of a layer live on one device'), or spell it out after a
+    colon ('all-reduce is basically a reduce: all GPUs send their results to rank 0'): they stand
+    or fall with it. A clause that turns to a topic of the rubric the claim did not name is a
+    claim of its own. ``answer``: the text the clauses' offsets point into."""
     text = _clause_texts(windows)
     out = set()
     for c in sorted(wrong):
@@ -1612,7 +1615,8 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
             if _REASON.match(t) and not (_subjects(t, matcher) & topics) - named:
                 nxt += 1  # the claim's reason, which may be true, and then what is drawn from both
                 continue
-            if not _GOES_ON.match(t) or (_subjects(t, matcher) & topics) - named:
+            spelt_out = nxt == c + 1 and ":" in answer[clauses[c].end:clauses[nxt].start]
+            if not (_GOES_ON.match(t) or spelt_out) or (_subjects(t, matcher) & topics) - named:
                 break
             out.add(nxt)
             nxt += 1
