@@ -867,6 +867,21 @@ def test_a_term_named_by_its_short_form_with_a_vague_predicate_has_no_substance(
     assert _clause_substance("the bubble shrinks as you add more micro-batches", m) > 0
 
 
+def test_saying_a_tool_is_used_in_practice_says_nothing_of_it(grader, bank):
+    # 'people use Megatron-LM' names the framework; what it is used for, or how, is a claim.
+    from app.scoring.grade import _clause_substance
+
+    m = grader.matcher
+    assert _clause_substance("in practice people use Megatron-LM", m) == 0
+    assert _clause_substance("DeepSpeed is commonly used", m) == 0
+    assert _clause_substance("tensor parallelism uses an all-reduce after each layer", m) > 0
+    assert _clause_substance("Megatron-LM uses tensor parallelism inside a node", m) > 0
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    k = [p.id for p in tvp.checkpoints].index("hybrid-frameworks")
+    assert _states(grader, tvp, k, "Pipeline parallelism communicates less. In practice people use Megatron-LM.",
+                   "In practice the two are combined, with data parallelism on top, as in Megatron-LM and DeepSpeed.") == ["missed", "covered"]
+
+
 @pytest.mark.parametrize("text, expect", [
     ("Fusion cuts the FLOPs. Actually no, that's wrong, it saves memory traffic.", [("Fusion cuts the FLOPs", True), ("it saves memory traffic", False)]),
     ("fusion cuts the flops hmm no that's wrong it saves memory traffic", [("fusion cuts the flops hmm", True), ("it saves memory traffic", False)]),

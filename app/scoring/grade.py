@@ -315,7 +315,8 @@ _EMPTY_PREDICATES = frozenset(
     something handle handles handled deal deals situation situations technique techniques framework frameworks
     tradeoff tradeoffs trade-off trade-offs pros cons interconnect interconnects issue issues thinking mind careful
     attention account next step steps first last option options another approach approaches method methods way ways
-    tool tools trick tricks help helps helped helping anything somehow maybe perhaps possibly guess believe suppose"""
+    tool tools trick tricks help helps helped helping anything somehow maybe perhaps possibly guess believe suppose
+    use uses used using people practice everyone everybody common commonly popular widely"""
     .split()
 ) | frozenset(_ATTENDING)
 _EMPTY_STEMS = frozenset(content_words(" ".join(_EMPTY_PREDICATES)))
