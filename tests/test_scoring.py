@@ -2061,3 +2061,34 @@ def test_a_wrong_claim_spelt_out_after_a_colon_stands_or_falls_with_it(grader, b
     right = "The all-reduce sums the tensors of all GPUs: every GPU ends up with the same total. NCCL runs it over NVLink inside a node."
     assert [m.id for m in grader.grade(q, wrong).misconceptions] == ["allreduce-is-reduce-to-root"]
     assert _states(grader, q, k, wrong, right) == ["missed", "covered"]
+
+
+@pytest.mark.parametrize("text, empty", [
+    ("I've mostly worked with Megatron's tensor parallelism", True),
+    ("I can explain pipeline parallelism", True),
+    ("but tensor parallelism I only know superficially", True),
+    ("I know pipeline parallelism a bit", True),
+    ("I've seen the flag in Hugging Face", True),
+    ("I have used INT8 quantization in production", True),
+    # a purpose, a that-clause or a claim after 'I know' says something of the topic
+    ("I've used TensorRT to fuse layers and pick kernels", False),
+    ("I've seen that tensor parallelism needs an all-reduce in every layer", False),
+    ("I know NCCL implements it as a ring", False),
+])
+def test_the_speakers_standing_with_a_topic_says_nothing_of_it(grader, text, empty):
+    from app.scoring.grade import _clause_substance
+
+    assert (_clause_substance(text, grader.matcher) == 0) is empty
+
+
+def test_a_clause_about_the_speaker_earns_nothing_but_still_names_the_topic(grader, bank):
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    ids = [p.id for p in tvp.checkpoints]
+    r = grader.grade(tvp, "I can explain pipeline parallelism, but tensor parallelism I only know superficially.")
+    assert {c.state for c in r.checkpoints} == {"missed"}, [(c.id, c.state) for c in r.checkpoints]
+    # 'Pipeline parallelism I know less well: you put different layers on different GPUs' still
+    # speaks of pipeline parallelism after the colon, not of tensor parallelism said before it.
+    r = grader.grade(tvp, "Tensor parallelism splits each weight matrix across the GPUs of a node. "
+                          "Pipeline parallelism I know less well: you put different layers on different GPUs.")
+    assert not r.misconceptions, r.misconceptions
+    assert r.checkpoints[ids.index("pp-definition")].state != "missed"

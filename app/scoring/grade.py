@@ -40,7 +40,7 @@ from rapidfuzz import fuzz, process
 
 from app.scoring import polarity
 from app.scoring.model import DEFAULT_MODEL, OrdinalModel
-from app.scoring.reading import Clause, read_answer
+from app.scoring.reading import Clause, about_me, read_answer
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
 from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, plain_idioms, root, spell_out_contractions, stem, tokenize, tidy_typography
@@ -331,8 +331,8 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     """``substance``, and 0 for a list in sentence form: a clause that names rubric terms and
     predicates nothing of them ('NVLink and InfiniBand matter', 'Megatron is worth mentioning')."""
     base = substance(text)
-    if base == 0:
-        return 0.0
+    if base == 0 or about_me(text):
+        return 0.0  # a fragment, or the speaker's standing with a topic ('I can explain pipeline parallelism')
     canon = clean_for_matching(text, matcher)
     # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
     found = _concepts_at(canon, matcher)

@@ -701,6 +701,33 @@ _FRAMING = re.compile(
     re.I,
 )
 
+# The speaker's own standing with a topic, with nothing said of the topic itself: 'I've mostly
+# worked with Megatron's tensor parallelism', 'I can explain pipeline parallelism', 'tensor
+# parallelism I only know superficially'. ('I know NCCL implements it as a ring' says something.)
+# Such a clause is no evidence, but it still names what the next clause speaks of.
+_ABOUT_ME_LEAD = r"(?:(?:so|and|but|well|yeah|yes|okay|ok|honestly|personally|um+|uh+|like|now)[\s,]+)*(?:i think |i guess |i'd say |i would say )?"
+_DEGREE = (r"(?:(?:a lot |much |far |way |only |just |pretty |quite |really |very )?"
+           r"(?:better|best|well|less well|less|more|a bit|a little|superficially|vaguely|somewhat|roughly|partly|in detail|in depth|inside out))")
+# a short noun phrase: no clause ('that TP needs ...') or purpose ('TensorRT to fuse layers') in it
+_NOT_IN_OBJECT = r"(?!(?:that|how|why|what|where|when|whether|if|to|which|because|so|since|by|for|and|but|while)\b)"
+_OBJECT = rf"(?:{_NOT_IN_OBJECT}[\w'./=-]+\s+){{0,5}}?{_NOT_IN_OBJECT}[\w'./=-]+"
+_ABOUT_ME = re.compile(
+    _ABOUT_ME_LEAD + r"(?:"
+    rf"i(?:'ve| have)? (?:mostly |mainly |only |also |personally |just |already |often )?(?:worked with|used|played with|seen|read about|looked at|tried) {_OBJECT}"
+    r"(?: (?:a lot|a bit|before|less|more|too|as well|myself|once|twice|(?:in|at|on) (?:practice|production|work|(?:my|our|a) (?:\w+ )?(?:job|project|team|internship|course|class))))?|"
+    rf"i (?:can|could) (?:explain|describe|talk about|walk (?:you )?through) {_OBJECT}(?: {_DEGREE})?|"
+    rf"i (?:only |also |really )?know (?:{_OBJECT} )?{_DEGREE}|"
+    rf"{_OBJECT} i (?:think i |guess i )?(?:only |also |really )?know(?: it)?(?: {_DEGREE})?|"
+    rf"i(?:'m| am) (?:more |most |quite |pretty |very )?(?:familiar|comfortable) with {_OBJECT}"
+    r")[\s.!]*",
+    re.I,
+)
+
+
+def about_me(text: str) -> bool:
+    """Whether a clause only says how the speaker stands with a topic (``_ABOUT_ME``)."""
+    return bool(_ABOUT_ME.fullmatch(_as_said(text).strip()))
+
 
 def _as_said(body: str) -> str:
     """A clause without its fillers and stutters, for reading its flags: 'the activations that um
