@@ -2092,3 +2092,15 @@ def test_a_clause_about_the_speaker_earns_nothing_but_still_names_the_topic(grad
                           "Pipeline parallelism I know less well: you put different layers on different GPUs.")
     assert not r.misconceptions, r.misconceptions
     assert r.checkpoints[ids.index("pp-definition")].state != "missed"
+
+
+def test_a_point_that_runs_through_several_things_is_made_in_part_by_naming_one(grader):
+    """A checkpoint that goes through three tools in turn is covered by an answer that speaks of
+    them, and only touched by one that speaks well of one of them."""
+    q = _points("Profiling tools", "Which tools would you use to find the bottleneck of a GPU training job?",
+                "Nsight Systems shows the timeline of CPU, GPU and transfers; Nsight Compute analyses single kernels "
+                "against the roofline; the PyTorch profiler attributes time to operators in the model code.")
+    one = "Nsight Systems gives you a timeline of what the CPU and the GPU do, with gaps and memory copies, so you see where the time goes."
+    all_three = (one + " Nsight Compute then digs into a single kernel and compares it with the roofline, and the PyTorch profiler "
+                 "tells you which operators in your model code take the time.")
+    assert _states(grader, q, 0, one, all_three) == ["partial", "covered"]

@@ -841,6 +841,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
     contrasts = _sibling_contrasts(rubric, matcher)
     asked = clean_for_matching(rubric.prompt, matcher)
+    listed = [_listed_subjects(p.text, asked, matcher) for p in rubric.checkpoints]
+    named = frozenset().union(*(w.keys for i, w in enumerate(windows) if i not in wrong_windows and w.substance > 0 and not w.negated))
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
@@ -852,6 +854,10 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
             # No clause near it in meaning and hardly any of its words anywhere: nothing to
             # weigh. (The model was fitted on real answers; word salad lies outside them.)
             p_partial = p_covered = 0.0
+        if p_covered >= 0.5 and len(listed[k]) >= 3 and len(listed[k] & named) <= 1:
+            # A point that runs through three or more things in turn ('TensorRT ...; cuDNN ...;
+            # DALI ...') is made only in part by an answer that names one of them.
+            p_covered = 0.49
         state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
         strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
         evidence = ()
@@ -1778,6 +1784,14 @@ def _parallel_openers(canon: str, matcher: TermMatcher) -> list[str]:
         if found and _opens_on(part, found[0][0]) and found[0][1] not in out:
             out.append(found[0][1])
     return out
+
+
+def _listed_subjects(text: str, asked: str, matcher: TermMatcher) -> frozenset[str]:
+    """The things a checkpoint runs through in turn, each opening a part of its own ('TensorRT
+    optimizes the graph ...; cuDNN supplies tuned primitives ...; DALI moves data loading ...'),
+    less those the question itself names."""
+    in_prompt = set(matcher.keys_in(asked))
+    return frozenset(k for k in _parallel_openers(clean_for_matching(core_text(text), matcher), matcher) if k not in in_prompt)
 
 
 _PLAIN_PAIR = re.compile(r"\b(?:between (?:the )?([a-z][a-z0-9-]{3,}) and (?:the )?([a-z][a-z0-9-]{3,})|([a-z][a-z0-9-]{3,}) (?:vs\.?|versus) ([a-z][a-z0-9-]{3,}))\b")
