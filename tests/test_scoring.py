@@ -2104,3 +2104,11 @@ def test_a_point_that_runs_through_several_things_is_made_in_part_by_naming_one(
     all_three = (one + " Nsight Compute then digs into a single kernel and compares it with the roofline, and the PyTorch profiler "
                  "tells you which operators in your model code take the time.")
     assert _states(grader, q, 0, one, all_three) == ["partial", "covered"]
+
+
+def test_sorry_after_a_mended_slip_takes_nothing_back():
+    """'an all produce uh all reduce sorry': the speaker mends the word, then apologises; the
+    mended claim stands. A 'sorry' between two different words still swaps them."""
+    said = "then you need an all produce uh all reduce sorry to like sum up the partial results every layer"
+    assert [c.retracted for c in read_answer(said)] == [False, False]
+    assert [c.retracted for c in read_answer("it uses a reduce scatter sorry an all gather")] == [True, False]

@@ -490,7 +490,12 @@ def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> b
     if text[before[1] : after[0]].strip(" \t\n,.;:!?-").lower() != "sorry":
         return False
     tail = _LAST_WORDS.search(text, before[0], before[1])
-    return bool(tail and _IGNORANCE.search(tail.group()))
+    return bool(tail and (_IGNORANCE.search(tail.group()) or _REPAIRED.search(tail.group())))
+
+
+# 'you need an all produce uh all reduce sorry to sum up the partial results': the slip is mended
+# before the apology (the word said again after a filler), so 'sorry' takes nothing back.
+_REPAIRED = re.compile(r"\b([\w'-]+)(?:\s+[\w'-]+){0,2}\s+(?:um+|uh+|erm|er|i mean)\s+\1\b(?:\s+[\w'-]+){0,2}\W*$", re.I)
 
 
 # A claim, then 'and' and the first words of the next one, cut off by a repair: 'TensorRT does all
