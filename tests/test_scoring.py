@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from app.bank.schema import Question
 from app.scoring.reading import read_answer
 from app.scoring.terms import TermMatcher
-from app.scoring.text import normalize
+from app.scoring.text import normalize, tidy_typography
 from tests.factories import MINIMAL_QUESTION
 
 MINIMAL = Question.model_validate(MINIMAL_QUESTION)
@@ -2112,3 +2112,11 @@ def test_sorry_after_a_mended_slip_takes_nothing_back():
     said = "then you need an all produce uh all reduce sorry to like sum up the partial results every layer"
     assert [c.retracted for c in read_answer(said)] == [False, False]
     assert [c.retracted for c in read_answer("it uses a reduce scatter sorry an all gather")] == [True, False]
+
+
+def test_a_long_dash_ends_a_fragment_as_a_semicolon_does():
+    """'..., which NVIDIA GPUs have accelerated since Volta - then quantization, ...': the short
+    piece before the dash stays with its own clause, as it does before a semicolon."""
+    semi = "pruning, for example 2:4 sparsity, which NVIDIA GPUs have accelerated since Volta; then quantization, which takes FP32 weights down to INT8."
+    dash = semi.replace("; ", " \u2014 ")
+    assert [c.text for c in read_answer(tidy_typography(dash)[0])] == [c.text for c in read_answer(semi)]

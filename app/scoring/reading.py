@@ -769,6 +769,9 @@ _OPENS_ASIDE = re.compile(r"\s*\(\s*")
 _CLOSES_ASIDE = re.compile(r"\s*\)")
 
 
+_DASH_BREAK = re.compile(r"\s-\s|\s-$|^-\s|[\u2013\u2014]")
+
+
 def _merge_fragments(text: str, clauses: list[Clause]) -> None:
     """Glue one- or two-word pieces ('so', 'first') onto the next clause of the same sentence; a
     short bracketed gloss ('at certain points (the checkpoints) and ...') onto the clause it glosses.
@@ -791,7 +794,9 @@ def _merge_fragments(text: str, clauses: list[Clause]) -> None:
     while i < len(clauses) - 1:
         c, n = clauses[i], clauses[i + 1]
         # A word set aside by a contrast ('..., rather than FLOPs, which ...') stays on its own.
-        if _word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted and not (c.negated and not n.negated):
+        # (A dash between them ends the fragment as a semicolon would: 'since Volta - then quantization'.)
+        if (_word_count(c.text) <= 2 and c.sentence == n.sentence and not c.retracted and not n.retracted and not (c.negated and not n.negated)
+                and not _DASH_BREAK.search(text, c.end, n.start)):
             merged = _make_clause(text, c.start, n.end, n.sentence, False, n.negated and not c.negated)
             clauses[i + 1] = _replace(merged, question=c.question or n.question)  # still part of the question it was in
             del clauses[i]
