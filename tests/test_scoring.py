@@ -2120,3 +2120,15 @@ def test_a_long_dash_ends_a_fragment_as_a_semicolon_does():
     semi = "pruning, for example 2:4 sparsity, which NVIDIA GPUs have accelerated since Volta; then quantization, which takes FP32 weights down to INT8."
     dash = semi.replace("; ", " \u2014 ")
     assert [c.text for c in read_answer(tidy_typography(dash)[0])] == [c.text for c in read_answer(semi)]
+
+
+@pytest.mark.parametrize("wrapped, as_one", [
+    # a short answer wrapped once: the next line goes on in lower case
+    ("Pipeline parallelism splits the layers into stages; tensor parallelism\nsplits each layer's matrices.", True),
+    ("tensor parallelism splits the weight matrices of every layer across\nthe gpus of a node", True),
+    # a writer who types in lower case and ends a line without a stop starts a new line
+    ("i honestly do not remember how tensor parallelism splits the work across gpus\npipeline parallelism sends activations", False),
+    ("I honestly do not remember how tensor parallelism splits the work across GPUs\nPipeline parallelism sends activations", False),
+])
+def test_a_short_answer_wrapped_once_reads_as_one_line(wrapped, as_one):
+    assert ("\n" not in tidy_typography(wrapped)[0]) is as_one
