@@ -2092,6 +2092,15 @@ def test_a_clause_about_the_speaker_earns_nothing_but_still_names_the_topic(grad
                           "Pipeline parallelism I know less well: you put different layers on different GPUs.")
     assert not r.misconceptions, r.misconceptions
     assert r.checkpoints[ids.index("pp-definition")].state != "missed"
+    # Nor is it joined to the next clause as evidence: it would lend that clause its topic's name.
+    said = ("I can explain pipeline parallelism, but tensor parallelism I only know superficially. "
+            "Pipeline: the layers are divided into consecutive stages on different GPUs.")
+    from app.scoring.grade import _build_windows
+
+    joined = [w.text for w in _build_windows(read_answer(said), grader.matcher) if len(w.clauses) > 1]
+    assert not any("superficially" in t and "stages" in t for t in joined), joined
+    said = "Pipeline parallelism I know less well: you put different layers on different GPUs."
+    assert len(_build_windows(read_answer(said), grader.matcher)) == 3  # each clause, and the two together
 
 
 def test_a_point_that_runs_through_several_things_is_made_in_part_by_naming_one(grader):

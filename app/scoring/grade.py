@@ -363,9 +363,15 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     # neighbour: the pairs it formed the first time stand.
     first: dict[str, int] = {}
     again = {i for i in usable if first.setdefault(canon_texts[i], i) != i}
+    # Nor, across sentences, is a clause that only says how the speaker stands with a topic
+    # ('Tensor parallelism I only know superficially. Pipeline: ...'): it would lend the next
+    # sentence its topic's name. (Within its sentence it names what follows: 'Pipeline parallelism
+    # I know less well: you put different layers on different GPUs'.)
+    aside = {i for i in usable if about_me(clauses[i].text)}
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:])
         if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed and not {a, b} & again
+        and not ({a, b} & aside and clauses[a].sentence != clauses[b].sentence)
     ]
     resolved = _resolve_it(clauses, matcher, canon_texts)
     for group in groups:
