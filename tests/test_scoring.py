@@ -1520,11 +1520,12 @@ def test_what_is_drawn_from_a_wrong_claim_through_its_reason_falls_with_it(grade
             "so you can fit bigger batches. Decoding is memory-bound.")
     clauses = read_answer(said)
     windows = _build_windows(clauses, grader.matcher)
-    follows = _what_follows_from({0}, clauses, windows, frozenset(), grader.matcher)
+    follows = _what_follows_from({0}, clauses, windows, frozenset(), grader.matcher, said)
     assert [clauses[i].text for i in sorted(follows)] == ["so you can fit bigger batches"]  # not the reason, nor the next sentence
     # read through contractions, which are compared spelt out ('that's why' as 'that is why')
-    clauses = read_answer("Tensor parallelism assigns whole layers to different GPUs - that's why every GPU holds whole layers.")
-    assert _what_follows_from({0}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher) == {1}
+    said = "Tensor parallelism assigns whole layers to different GPUs - that's why every GPU holds whole layers."
+    clauses = read_answer(said)
+    assert _what_follows_from({0}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == {1}
 
 
 def test_evidence_includes_the_clauses_that_make_a_points_other_sub_claims(grader, bank):
@@ -2074,6 +2075,10 @@ def test_a_wrong_claim_spelt_out_after_a_colon_stands_or_falls_with_it(grader, b
     ("I've used TensorRT to fuse layers and pick kernels", False),
     ("I've seen that tensor parallelism needs an all-reduce in every layer", False),
     ("I know NCCL implements it as a ring", False),
+    ("I know PP communicates less", False),
+    ("I know pipeline parallelism is better", False),
+    ("tensor parallelism splits each layer i know", False),
+    ("I've seen the bubble shrink with more micro-batches", False),
 ])
 def test_the_speakers_standing_with_a_topic_says_nothing_of_it(grader, text, empty):
     from app.scoring.grade import _clause_substance
@@ -2121,6 +2126,8 @@ def test_sorry_after_a_mended_slip_takes_nothing_back():
     said = "then you need an all produce uh all reduce sorry to like sum up the partial results every layer"
     assert [c.retracted for c in read_answer(said)] == [False, False]
     assert [c.retracted for c in read_answer("it uses a reduce scatter sorry an all gather")] == [True, False]
+    # an article said again is no mended slip: 'a reduce uh a broadcast sorry' swaps two words
+    assert [c.retracted for c in read_answer("each gpu sends a reduce uh a broadcast sorry an all reduce")] == [True, False]
 
 
 def test_a_long_dash_ends_a_fragment_as_a_semicolon_does():
@@ -2137,7 +2144,12 @@ def test_a_long_dash_ends_a_fragment_as_a_semicolon_does():
     ("tensor parallelism splits the weight matrices of every layer across\nthe gpus of a node", True),
     # a writer who types in lower case and ends a line without a stop starts a new line
     ("i honestly do not remember how tensor parallelism splits the work across gpus\npipeline parallelism sends activations", False),
+    # ... and so does one whose only sentence opens on 'I'
+    ("I honestly do not remember how tensor parallelism splits the work across gpus\npipeline parallelism sends activations", False),
+    # a new line that starts with a capital is a new line
     ("I honestly do not remember how tensor parallelism splits the work across GPUs\nPipeline parallelism sends activations", False),
+    # a colon at the end of a line opens a list
+    ("These are the profilers I would reach for first in a case like this one, here:\nnsight systems\nnsight compute", False),
 ])
 def test_a_short_answer_wrapped_once_reads_as_one_line(wrapped, as_one):
     assert ("\n" not in tidy_typography(wrapped)[0]) is as_one

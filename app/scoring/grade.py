@@ -847,7 +847,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     align = _Alignment(rubric, windows, matcher, encode_tokens) if encode_tokens is not None else None
     contrasts = _sibling_contrasts(rubric, matcher)
     asked = clean_for_matching(rubric.prompt, matcher)
-    listed = [_listed_subjects(p.text, asked, matcher) for p in rubric.checkpoints]
+    in_prompt = frozenset(matcher.keys_in(asked))
+    listed = [_listed_subjects(p.text, in_prompt, matcher) for p in rubric.checkpoints]
     named = frozenset().union(*(w.keys for i, w in enumerate(windows) if i not in wrong_windows and w.substance > 0 and not w.negated))
     results = []
     for k, p in enumerate(rubric.checkpoints):
@@ -862,7 +863,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
             p_partial = p_covered = 0.0
         if p_covered >= 0.5 and len(listed[k]) >= 3 and len(listed[k] & named) <= 1:
             # A point that runs through three or more things in turn ('TensorRT ...; cuDNN ...;
-            # DALI ...') is made only in part by an answer that names one of them.
+            # DALI ...') is made only in part by an answer that names at most one of them.
             p_covered = 0.49
         state = COVERED if p_covered >= 0.5 else PARTIAL if p_partial >= 0.5 else MISSED
         strength = p_covered + 0.5 * max(0.0, p_partial - p_covered)
@@ -1612,7 +1613,7 @@ def _said_again(said: set[int], windows: list[_Window]) -> set[int]:
 
 
 def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
-                       answer: str = "") -> set[int]:
+                       answer: str) -> set[int]:
     """The clauses that draw a consequence from a wrong claim in the same sentence ('TP gives each
     GPU whole layers, so the tensors of a layer live on one device'), or spell it out after a
     colon ('all-reduce is basically a reduce: all GPUs send their results to rank 0'): they stand
@@ -1792,11 +1793,10 @@ def _parallel_openers(canon: str, matcher: TermMatcher) -> list[str]:
     return out
 
 
-def _listed_subjects(text: str, asked: str, matcher: TermMatcher) -> frozenset[str]:
+def _listed_subjects(text: str, in_prompt: frozenset[str], matcher: TermMatcher) -> frozenset[str]:
     """The things a checkpoint runs through in turn, each opening a part of its own ('TensorRT
     optimizes the graph ...; cuDNN supplies tuned primitives ...; DALI moves data loading ...'),
-    less those the question itself names."""
-    in_prompt = set(matcher.keys_in(asked))
+    less those the question itself names (``in_prompt``: its concept keys)."""
     return frozenset(k for k in _parallel_openers(clean_for_matching(core_text(text), matcher), matcher) if k not in in_prompt)
 
 

@@ -495,7 +495,9 @@ def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> b
 
 # 'you need an all produce uh all reduce sorry to sum up the partial results': the slip is mended
 # before the apology (the word said again after a filler), so 'sorry' takes nothing back.
-_REPAIRED = re.compile(r"\b([\w'-]+)(?:\s+[\w'-]+){0,2}\s+(?:um+|uh+|erm|er|i mean)\s+\1\b(?:\s+[\w'-]+){0,2}\W*$", re.I)
+# (The word said again is no article or preposition: 'a reduce uh a broadcast sorry' swaps two words.)
+_REPAIRED = re.compile(r"(?<![\w'-])(?!(?:a|an|the|to|of|in|on|at|and|or|is|it)(?![\w'-]))([\w'-]+)(?:\s+[\w'-]+){0,2}\s+"
+                       r"(?:um+|uh+|erm|er|i mean)\s+\1(?![\w'-])(?:\s+[\w'-]+){0,2}\W*$", re.I)
 
 
 # A claim, then 'and' and the first words of the next one, cut off by a repair: 'TensorRT does all
@@ -710,20 +712,32 @@ _FRAMING = re.compile(
 # worked with Megatron's tensor parallelism', 'I can explain pipeline parallelism', 'tensor
 # parallelism I only know superficially'. ('I know NCCL implements it as a ring' says something.)
 # Such a clause is no evidence, but it still names what the next clause speaks of.
-_ABOUT_ME_LEAD = r"(?:(?:so|and|but|well|yeah|yes|okay|ok|honestly|personally|um+|uh+|like|now)[\s,]+)*(?:i think |i guess |i'd say |i would say )?"
+_ABOUT_ME_LEAD = r"(?:(?:so|and|but|well|yeah|yes|okay|ok|honestly|personally|like|now)[\s,]+)*(?:i think |i guess |i'd say |i would say )?"
+# How well one knows a topic ('a bit', 'less well', 'superficially'); not 'less' or 'more' alone,
+# which also say how a thing behaves ('I know PP communicates less').
 _DEGREE = (r"(?:(?:a lot |much |far |way |only |just |pretty |quite |really |very )?"
-           r"(?:better|best|well|less well|less|more|a bit|a little|superficially|vaguely|somewhat|roughly|partly|in detail|in depth|inside out))")
-# a short noun phrase: no clause ('that TP needs ...') or purpose ('TensorRT to fuse layers') in it
-_NOT_IN_OBJECT = r"(?!(?:that|how|why|what|where|when|whether|if|to|which|because|so|since|by|for|and|but|while)\b)"
-_OBJECT = rf"(?:{_NOT_IN_OBJECT}[\w'./=-]+\s+){{0,5}}?{_NOT_IN_OBJECT}[\w'./=-]+"
+           r"(?:better|best|well|less well|a bit|a little|superficially|vaguely|somewhat|partly|in detail|in depth|inside out))")
+# A short noun phrase: no clause ('that TP needs ...'), purpose ('TensorRT to fuse layers') or
+# common verb ('pipeline parallelism is better') in it.
+_NOT_IN_OBJECT = (r"(?!(?:that|how|why|what|where|when|whether|if|to|which|because|so|since|by|for|and|but|while|"
+                  r"is|are|was|were|be|been|has|have|had|does|do|did|can|will|would|should|must|gets?|makes?|needs?)\b)")
+
+
+def _noun_phrase(most: int) -> str:
+    return rf"(?:{_NOT_IN_OBJECT}[\w'./=-]+\s+){{0,{most - 1}}}?{_NOT_IN_OBJECT}[\w'./=-]+"
+
+
+_WHERE = r"(?:in|at|on|inside) (?:[\w'./=-]+\s+){0,2}?[\w'./=-]+"  # 'in production', 'in Hugging Face'
 _ABOUT_ME = re.compile(
     _ABOUT_ME_LEAD + r"(?:"
-    rf"i(?:'ve| have)? (?:mostly |mainly |only |also |personally |just |already |often )?(?:worked with|used|played with|seen|read about|looked at|tried) {_OBJECT}"
-    r"(?: (?:a lot|a bit|before|less|more|too|as well|myself|once|twice|(?:in|at|on) (?:practice|production|work|(?:my|our|a) (?:\w+ )?(?:job|project|team|internship|course|class))))?|"
-    rf"i (?:can|could) (?:explain|describe|talk about|walk (?:you )?through) {_OBJECT}(?: {_DEGREE})?|"
-    rf"i (?:only |also |really )?know (?:{_OBJECT} )?{_DEGREE}|"
-    rf"{_OBJECT} i (?:think i |guess i )?(?:only |also |really )?know(?: it)?(?: {_DEGREE})?|"
-    rf"i(?:'m| am) (?:more |most |quite |pretty |very )?(?:familiar|comfortable) with {_OBJECT}"
+    rf"i(?:'ve| have)? (?:mostly |mainly |only |also |personally |just |already |often )?(?:worked with|used|played with|tried) {_noun_phrase(5)}"
+    rf"(?: (?:a lot|a bit|before|too|as well|myself|once|twice|with (?:[\w'./=-]+\s+){{0,2}}?[\w'./=-]+|{_WHERE}))?|"
+    # having seen a thing somewhere: 'I've seen the flag in Hugging Face' (not 'I've seen the bubble shrink with ...')
+    rf"i(?:'ve| have)? (?:only |also |just |already |often )?(?:seen|read about|looked at) {_noun_phrase(3)} {_WHERE}|"
+    rf"i (?:can|could) (?:explain|describe|talk about|walk (?:you )?through) {_noun_phrase(4)}(?: {_DEGREE})?|"
+    rf"i (?:only |also |really )?know (?:{_noun_phrase(3)} )?{_DEGREE}|"
+    rf"{_noun_phrase(4)} i (?:think i |guess i )?(?:only |also |really )?know(?: it)? {_DEGREE}|"
+    rf"i(?:'m| am) (?:more |most |quite |pretty |very )?(?:familiar|comfortable) with {_noun_phrase(5)}"
     r")[\s.!]*",
     re.I,
 )
@@ -769,7 +783,7 @@ _OPENS_ASIDE = re.compile(r"\s*\(\s*")
 _CLOSES_ASIDE = re.compile(r"\s*\)")
 
 
-_DASH_BREAK = re.compile(r"\s-\s|\s-$|^-\s|[\u2013\u2014]")
+_DASH_BREAK = re.compile(r"\s-\s")  # (long dashes are ' - ' once the typography is tidied)
 
 
 def _merge_fragments(text: str, clauses: list[Clause]) -> None:

@@ -53,7 +53,8 @@ _LONG_DASHES = "\u2013\u2014\u2015\u2212"  # of DASHES, those that part clauses 
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")  # zero-width spaces and joiners, soft hyphens
 _LINE_JOIN = re.compile(r"[a-z0-9,:)]")
 _WRAP_WIDTH = 50  # a line at least this long that breaks mid-sentence was wrapped
-_LAST_WORD = re.compile(r"[\w'-]+$")
+_LAST_WORD = re.compile(r"(?<![\w'-])[\w'-]+$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([^\W\d_][\w'-]*)")
 # Words no sentence ends on: articles, prepositions, conjunctions, auxiliaries.
 _CANNOT_END = frozenset("""a an the of to in on at by for with from into onto over across between within inside through via
     and or but nor so than that which who whose whom where when while because since if as is are was were be been has have
@@ -90,6 +91,17 @@ def _markup(text: str) -> set[int]:
         else:  # a line's opening marker
             drop.update(range(m.start(), m.end()))
     return drop
+
+
+def _starts_sentences_with_capitals(text: str) -> bool:
+    """Whether the writer starts sentences with a capital letter (words that are capitals anyway,
+    'I' and acronyms, tell nothing).
+
+    >>> _starts_sentences_with_capitals("Pipeline parallelism splits the layers. it is simple"), _starts_sentences_with_capitals("I think TP splits layers")
+    (True, False)
+    """
+    starts = [w for w in _SENTENCE_START.findall(text[:5000]) if w != "I" and not w.startswith("I'") and not (len(w) > 1 and w.isupper())]
+    return bool(starts) and 2 * sum(w[0].isupper() for w in starts) >= len(starts)
 
 
 def tidy_typography(text: str) -> tuple[str, list[int]]:
@@ -131,8 +143,7 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     # ends without a full stop is a line of its own ('I do not remember X\nPP sends ...').
     broken = [len(x.rstrip()) for x in lines[:-1] if len(x.rstrip()) >= _WRAP_WIDTH and _LINE_JOIN.match(x.rstrip()[-1:].lower())]
     hard_wrapped = len(broken) >= 2
-    first_letter = re.search(r"[^\W\d_]", text)
-    capitals = bool(first_letter and first_letter.group().isupper())  # the writer capitalises sentence starts
+    capitals = _starts_sentences_with_capitals(text)
     drop = _markup(text) | {k for k, c in enumerate(text) if c in _INVISIBLE}
     while i < n:
         ch = text[i]
@@ -150,17 +161,18 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
                     # A wrapped line: a long line broken after a word (a comma, a colon) before a
                     # lower-case word, or before a word that would not have fitted on it (the width
                     # it was wrapped at: the longest of the other broken lines). Short lines are
-                    # items of a list ('ring, reduce-scatter\nall-gather'). A short answer wraps only
-                    # once: there the next line must go on in lower case, and the line must end on a comma
-                    # or a word no sentence ends on, unless the writer starts sentences with a capital.
+                    # items of a list ('ring, reduce-scatter\nall-gather'). Where only one long line breaks
+                    # (a short answer wraps once), the next line must go on in lower case, and the line must
+                    # end on a comma or a word no sentence ends on, unless the writer starts sentences with capitals.
                     width = max((b for b in broken if b != line), default=line)
                     next_word = _NEXT_WORD.match(text, j)
                     if hard_wrapped:
                         wrapped = bool(_LINE_JOIN.match(text[i - 1].lower())) and (text[j].islower() or line + 1 + len(next_word.group()) > width)
-                    else:  # one break, before a lower-case word: where the line cannot end ('... across\nthe GPUs
-                        # of a node'), or where the writer starts sentences with a capital
-                        last = _LAST_WORD.search(text, 0, i)
-                        wrapped = text[j].islower() and (text[i - 1] == "," or bool(last and last.group().lower() in _CANNOT_END) or capitals)
+                    else:  # no systematic wrapping: a line broken mid-sentence before a lower-case word, where
+                        # the line cannot end ('... across\nthe GPUs of a node') or the writer starts sentences with capitals
+                        last = _LAST_WORD.search(text, max(i - line, i - 40), i)
+                        wrapped = bool(_LINE_JOIN.match(text[i - 1].lower())) and text[i - 1] != ":" and text[j].islower() and (
+                            text[i - 1] == "," or bool(last and last.group().lower() in _CANNOT_END) or capitals)
                     # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
                     at_hyphen = i > 1 and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
             put("" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " ", i)
