@@ -1793,6 +1793,7 @@ def _parallel_openers(canon: str, matcher: TermMatcher) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _listed_subjects(text: str, in_prompt: frozenset[str], matcher: TermMatcher) -> frozenset[str]:
     """The things a checkpoint runs through in turn, each opening a part of its own ('TensorRT
     optimizes the graph ...; cuDNN supplies tuned primitives ...; DALI moves data loading ...'),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.scoring.polarity import NEGATION_WORDS, blank_non_negations
 from app.scoring.text import FILLERS, STUTTER, WORD
@@ -743,6 +744,7 @@ _ABOUT_ME = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def about_me(text: str) -> bool:
     """Whether a clause only says how the speaker stands with a topic (``_ABOUT_ME``)."""
     return bool(_ABOUT_ME.fullmatch(_as_said(text).strip()))
