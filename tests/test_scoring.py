@@ -564,8 +564,10 @@ def test_a_wrong_view_set_up_to_be_knocked_down_is_not_asserted(grader, bank):
 def test_reading_doctests():
     import doctest
 
-    from app.scoring import grade, polarity, reading, spelling
+    from app.scoring import grade, polarity, reading, spelling, terms, text
 
+    assert doctest.testmod(text).failed == 0
+    assert doctest.testmod(terms).failed == 0
     assert doctest.testmod(spelling).failed == 0
     assert doctest.testmod(reading).failed == 0
     assert doctest.testmod(polarity).failed == 0

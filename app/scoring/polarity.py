@@ -295,6 +295,10 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     False
     >>> contradicts("the kv cache stores keys and values", "without the cache every step would reprocess the whole prefix", clause_negated=False)
     False
+    >>> contradicts("it avoids writing the whole attention matrix out to hbm", "so the n x n matrix is never written to hbm", clause_negated=False)
+    False
+    >>> contradicts("fusion reduces the flops", "fusion does not reduce the flops", clause_negated=False)
+    True
     """
     cf = _COUNTERFACTUAL.match(reference)
     if cf:
@@ -315,6 +319,10 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     if clause_negated and not ref_negated and _DENIES_EFFECT.search(clause.lower()):
         return True  # 'overlapping doesn't help here', 'tuning it makes no difference': the remedy is denied
     if clause_negated and not ref_negated and _lessens(reference) and not _lessening_denied(clause) and not _denies_its_verb(clause, reference):
+        return False
+    # ... and the other way round: 'it avoids writing the matrix out to HBM' agrees with 'the matrix
+    # is never written to HBM' (not where the reference denies a lessening: 'does not reduce the FLOPs').
+    if ref_negated and not clause_negated and _lessens(clause) and not _lessens(reference):
         return False
     if clause_negated == ref_negated or not scoped:
         return clause_negated != ref_negated
