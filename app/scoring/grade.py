@@ -849,7 +849,9 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     asked = clean_for_matching(rubric.prompt, matcher)
     in_prompt = frozenset(matcher.keys_in(asked))
     listed = [_listed_subjects(p.text, in_prompt, matcher) for p in rubric.checkpoints]
-    named = frozenset().union(*(w.keys for i, w in enumerate(windows) if i not in wrong_windows and w.substance > 0 and not w.negated))
+    # What the answer names, for the points that run through several things (only those need it).
+    named = frozenset().union(*(w.keys for i, w in enumerate(windows) if i not in wrong_windows and w.substance > 0 and not w.negated)) \
+        if any(len(s) >= 3 for s in listed) else frozenset()
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,

@@ -143,7 +143,7 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
     # ends without a full stop is a line of its own ('I do not remember X\nPP sends ...').
     broken = [len(x.rstrip()) for x in lines[:-1] if len(x.rstrip()) >= _WRAP_WIDTH and _LINE_JOIN.match(x.rstrip()[-1:].lower())]
     hard_wrapped = len(broken) >= 2
-    capitals = _starts_sentences_with_capitals(text)
+    capitals: bool | None = None  # whether the writer capitalises sentence starts: read only if a lone line break needs it
     drop = _markup(text) | {k for k, c in enumerate(text) if c in _INVISIBLE}
     while i < n:
         ch = text[i]
@@ -171,8 +171,11 @@ def tidy_typography(text: str) -> tuple[str, list[int]]:
                     else:  # no systematic wrapping: a line broken mid-sentence before a lower-case word, where
                         # the line cannot end ('... across\nthe GPUs of a node') or the writer starts sentences with capitals
                         last = _LAST_WORD.search(text, max(i - line, i - 40), i)
-                        wrapped = bool(_LINE_JOIN.match(text[i - 1].lower())) and text[i - 1] != ":" and text[j].islower() and (
-                            text[i - 1] == "," or bool(last and last.group().lower() in _CANNOT_END) or capitals)
+                        wrapped = bool(_LINE_JOIN.match(text[i - 1].lower())) and text[i - 1] != ":" and text[j].islower()
+                        if wrapped and text[i - 1] != "," and not (last and last.group().lower() in _CANNOT_END):
+                            if capitals is None:
+                                capitals = _starts_sentences_with_capitals(text)
+                            wrapped = capitals
                     # ... or broken at a hyphen ('micro-\nbatches' is 'micro-batches').
                     at_hyphen = i > 1 and text[i - 1] == "-" and text[i - 2].isalnum() and text[j].islower()
             put("" if at_hyphen else "\n" * min(breaks, 2) if breaks and not wrapped else " ", i)
