@@ -82,6 +82,22 @@ def test_copy_of_question_is_not_an_answer(grader, bank):
     assert all(c.state == "missed" for c in r.checkpoints) and r.score <= 10
 
 
+@pytest.mark.parametrize("opening", [
+    "So the question is about the all-reduce used by tensor parallelism: what it computes, how the data moves between GPUs, "
+    "its cost, and how that determines where tensor parallelism is placed.",
+    "You're asking how the all-reduce in tensor parallelism works and where tensor parallelism should be placed.",
+])
+def test_saying_what_the_question_is_earns_nothing(grader, bank, opening):
+    q = bank.get("allreduce-deep-dive")
+    alone = grader.grade(q, opening)
+    assert all(c.state == "missed" for c in alone.checkpoints) and alone.score == 0
+    answer = "Every GPU contributes its tensor and the sum ends up on every GPU."
+    plain, opened = grader.grade(q, answer), grader.grade(q, opening + " " + answer)
+    assert [(c.id, c.state) for c in opened.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
+    # what the question is never reads as part of it: the answer after a colon still counts
+    assert [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")] == [True, False]
+
+
 def test_evidence_spans_point_into_the_answer(grader, bank):
     q = bank.get("allreduce-deep-dive")
     answer = "Intro sentence. Every GPU contributes its tensor and the sum ends up on every GPU."

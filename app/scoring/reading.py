@@ -456,6 +456,7 @@ def _read(answer: str) -> list[Clause]:
             clauses[i + 1] = _replace(n, negated=True)
     _carry_reported(answer, clauses)
     _mark_suppositions(answer, clauses)
+    _mark_restated_question(clauses)
     # A clause that only says "that's wrong / the other way round" retracts the one before it.
     for i, c in enumerate(clauses):
         if i and (_RETRACTS_PREVIOUS.search(c.text) or _BARE_RETRACTION.fullmatch(c.text.strip())):
@@ -708,6 +709,39 @@ _FRAMING = re.compile(
     r"(?:i'?m |i'?d be )?happy to (?:elaborate|go deeper|explain more|say more|answer (?:questions|follow-ups))(?: on any of (?:it|this|that))?)?[\s,!.]*+",
     re.I,
 )
+
+# A sentence that says what the question is ('So the question is about the all-reduce: what it
+# computes, how the data moves ...', 'you're asking how TP and PP differ') answers none of it.
+_RESTATES_QUESTION = re.compile(
+    r"(?:(?:so|okay|ok|well|right|alright|basically|and)[\s,]+)*"
+    r"(?:(?:the|this|your) question (?:here )?(?:is|was)(?: (?:basically|essentially|really|just|asking|really asking))?"
+    r"(?: about| whether| if| how| what| why| where| which)\b|(?:the|this|your) question asks\b|"
+    r"(?:you(?:'re| are) )?asking (?:me )?(?:about|how|what|whether|why|where|which)\b)",
+    re.I,
+)
+# ... and the parts of it listed after: 'what it computes', 'and how that determines ...'.
+_QUESTION_PART = re.compile(r"(?:(?:and|or|plus|also)[\s,]+)?(?:what|how|why|where|whether)\b", re.I)
+
+
+def _mark_restated_question(clauses: list[Clause]) -> None:
+    """Set aside a sentence's opening clause that only says what the question is, and the parts
+    of the question it goes on to list, as talk around the answer.
+
+    >>> [c.framing for c in read_answer("So the question is about the all-reduce: what it computes, and how it is placed. It sums the tensors.")]
+    [True, True, True, False]
+    >>> [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")]
+    [True, False]
+    """
+    i = 0
+    while i < len(clauses):
+        c = clauses[i]
+        if (i == 0 or clauses[i - 1].sentence != c.sentence) and _RESTATES_QUESTION.match(_as_said(c.text).strip()):
+            clauses[i] = _replace(c, framing=True)
+            while i + 1 < len(clauses) and clauses[i + 1].sentence == c.sentence and _QUESTION_PART.match(_as_said(clauses[i + 1].text).strip()):
+                i += 1
+                clauses[i] = _replace(clauses[i], framing=True)
+        i += 1
+
 
 # The speaker's own standing with a topic, with nothing said of the topic itself: 'I've mostly
 # worked with Megatron's tensor parallelism', 'I can explain pipeline parallelism', 'tensor
