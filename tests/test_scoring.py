@@ -885,6 +885,27 @@ def test_a_term_named_by_its_short_form_with_a_vague_predicate_has_no_substance(
     assert _clause_substance("the bubble shrinks as you add more micro-batches", m) > 0
 
 
+def test_valuing_a_thing_where_it_is_used_says_nothing_of_it(grader, bank):
+    from app.scoring.grade import _clause_substance
+
+    m = grader.matcher
+    assert _clause_substance("Tensor parallelism and pipeline parallelism are both really important techniques that people use "
+                             "when training big models on lots of GPUs", m) == 0
+    assert _clause_substance("GPUs are very important for modern deep learning", m) == 0
+    # a reason, a condition or a relation after the valuing is a claim
+    assert _clause_substance("quantization is useful for inference since it cuts memory traffic", m) > 0
+    assert _clause_substance("pipeline parallelism is useful when the model does not fit on one node", m) > 0
+    assert _clause_substance("NVLink matters for TP since it all-reduces in every layer", m) > 0
+    assert _clause_substance("TP is used when training across nodes", m) > 0
+    # talk of how much a thing matters, added to a partial answer, earns it nothing more
+    q = bank.get("allreduce-deep-dive")
+    answer = "All-reduce sums the gradients."
+    padded = answer + " GPUs are very important for modern deep learning, and large models need a lot of hardware."
+    rank = {"missed": 0, "partial": 1, "covered": 2}
+    plain, more = grader.grade(q, answer), grader.grade(q, padded)
+    assert all(rank[b.state] <= rank[a.state] for a, b in zip(plain.checkpoints, more.checkpoints)) and more.score <= plain.score
+
+
 def test_saying_a_tool_is_used_in_practice_says_nothing_of_it(grader, bank):
     # 'people use Megatron-LM' names the framework; what it is used for, or how, is a claim.
     from app.scoring.grade import _clause_substance

@@ -326,6 +326,23 @@ _RELATES = re.compile(r"\b(?:within|inside|intra|across|between|inter|among|over
                       r"via|through|instead|rather|without|versus|vs)\b")
 
 
+# A predicate that only values what it is said of ...
+_EVALUATIVE = re.compile(r"\b(?:important|crucial|essential|key|useful|helpful|valuable|interesting|popular|powerful|"
+                         r"fundamental|critical|vital|great|matters?|worth)\b")
+# ... and the setting it is valued in, to the end of the clause: 'that people use when training
+# big models', 'for modern deep learning', 'when you train large models on many GPUs'.
+_USE_SETTING = re.compile(
+    r"(?:,\s*)?\b(?:(?:that|which) (?:people|we|you|everyone|everybody|engineers|teams|practitioners|folks|one)\b|"
+    r"(?:when|while|whenever) (?:you |we |people |one )?(?:are |'re )?(?:train|training|serve|serving|run|running|use|using|"
+    r"work|working|scale|scaling|deploy|deploying|build|building)\b|"
+    r"for (?:anyone|everyone|everybody|people|those|engineers|teams|practitioners)\b|"
+    r"(?:for|in) (?:(?:modern|today's|large|big|deep|any|all|most|real|production|practical) )*(?:deep learning|machine learning|"
+    r"ml|ai|training|inference|serving|practice|production|models?|networks?|llms?|workloads?|systems?)\b)"
+    # (not through a reason: 'useful for inference since it cuts memory traffic')
+    r"(?:(?!\b(?:since|because|as|so|by|thanks|due|which|where|but|though|although|while|whereas)\b).)*$"
+)
+
+
 @lru_cache(maxsize=16384)
 def _clause_substance(text: str, matcher: TermMatcher) -> float:
     """``substance``, and 0 for a list in sentence form: a clause that names rubric terms and
@@ -334,6 +351,10 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     if base == 0 or about_me(text):
         return 0.0  # a fragment, or the speaker's standing with a topic ('I can explain pipeline parallelism')
     canon = clean_for_matching(text, matcher)
+    if _EVALUATIVE.search(canon):
+        # Where a thing is valued is no claim about it: 'TP and PP are both really important
+        # techniques that people use when training big models on lots of GPUs'.
+        canon = _USE_SETTING.sub("", canon)
     # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
     found = _concepts_at(canon, matcher)
     keys = {key for _, key in found}
