@@ -906,6 +906,22 @@ def test_valuing_a_thing_where_it_is_used_says_nothing_of_it(grader, bank):
     assert all(rank[b.state] <= rank[a.state] for a, b in zip(plain.checkpoints, more.checkpoints)) and more.score <= plain.score
 
 
+def test_naming_and_explaining_are_told_apart(grader, bank):
+    """The share of the rubric's own words in the best clause ('jargon') and how much that clause
+    says ('length'), counted without the clauses joined to it that say nothing."""
+    def signals(question_id: str, cp: str, answer: str) -> dict[str, float]:
+        core = grader.grade_core(bank.get(question_id), answer)
+        return dict(next(c for c in core.checkpoints if c.id == cp).features)
+
+    named = signals("tensor-vs-pipeline-parallelism", "tp-collectives", "Tensor parallelism uses an all-reduce over NVLink.")
+    told = signals("tensor-vs-pipeline-parallelism", "tp-collectives",
+                   "After each block the GPUs add up their pieces so that every one of them has the whole result.")
+    assert named["jargon"] == 1.0 and told["jargon"] < 0.5
+    plain = signals("allreduce-deep-dive", "allreduce-semantics", "All-reduce sums the gradients.")
+    padded = signals("allreduce-deep-dive", "allreduce-semantics", "All-reduce sums the gradients. GPUs are very important for modern deep learning.")
+    assert 0 < plain["length"] == padded["length"] < 1 and plain["jargon"] == padded["jargon"]
+
+
 def test_saying_a_tool_is_used_in_practice_says_nothing_of_it(grader, bank):
     # 'people use Megatron-LM' names the framework; what it is used for, or how, is a claim.
     from app.scoring.grade import _clause_substance

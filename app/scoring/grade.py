@@ -15,7 +15,12 @@ Signals per checkpoint (``checkpoint_features``), each a plain number:
 - ``facets``: share of the checkpoint's sub-claims that some window makes;
 - ``support``: how many distinct windows speak to the checkpoint (elaboration);
 - ``substance``: 0 for a bare list of terms or a fragment, 1 for a full claim;
-- ``negated`` and ``hedged`` of the best window.
+- ``negated`` and ``hedged`` of the best window;
+- ``align`` / ``align_all``: how much of the checkpoint's wording finds a counterpart, word by
+  word in context, in the best window / anywhere in the usable answer;
+- ``jargon``: the share of the best window's words that are the rubric's own words (a clause
+  made of the rubric's terms names more than it explains; one as close in its own words says more);
+- ``length``: how much the best window says, its content words up to twenty.
 An ordinal logistic model with global weights (``model.py``; fitted once on a labelled
 development split, never per question) turns them into P(at least partial) and P(covered).
 
@@ -876,7 +881,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     results = []
     for k, p in enumerate(rubric.checkpoints):
         feats, best, more = checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, cp_facets[k], wrong_windows, matcher, tuning, align,
-                                                subjects, asked, contrasts[k])
+                                                subjects, asked, contrasts[k], rubric_words)
         p_partial, p_covered = tuning.model.predict(feats)
         if feats["substance"] == 0:
             p_partial = p_covered = 0.0  # named in passing or in a bare list: no substance, no credit
@@ -905,12 +910,13 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
 def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wrong_windows, matcher, tuning, align=None,
                         rubric_subjects: frozenset[str] = frozenset(), prompt: str = "",
-                        contrasts: Sequence[tuple[str, frozenset[str], frozenset[str], frozenset[str]]] = ()) -> tuple[dict[str, float], int | None, list[int]]:
+                        contrasts: Sequence[tuple[str, frozenset[str], frozenset[str], frozenset[str]]] = (),
+                        vocabulary: frozenset[str] = frozenset()) -> tuple[dict[str, float], int | None, list[int]]:
     """The signals for checkpoint ``k``, the index of the window that best supports it, and the
     clauses elsewhere in the answer that make others of its sub-claims (further evidence).
     ``rubric_subjects``: the subjects of the rubric's checkpoints (the concepts it contrasts);
     ``prompt``: the question, canonicalised; ``contrasts``: what the checkpoint binds to which
-    concept against what else (see ``_sibling_contrasts``)."""
+    concept against what else (see ``_sibling_contrasts``); ``vocabulary``: the rubric's words."""
     ref_words, ref_keys = _key_terms(" ".join((p.text, *p.aliases)), matcher)
     others = np.delete(cp_sim, k, axis=1)
     ref_clauses = _reference_clauses(p.text, matcher)
@@ -1008,10 +1014,17 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
                 more.append(i)
     else:
         facets = 1.0 if cp_sim[best, k] >= tuning.facet_sim else 0.0
+    # What the best window says: a clause of it that says nothing ('GPUs are very important for
+    # modern deep learning'), or denies the point, adds no words.
+    kept = [windows[single[c]] for c in w.clauses if c in single and c not in denied and windows[single[c]].substance > 0]
+    said = frozenset().union(*(x.words for x in kept)) or w.words
+    # (nor does a denying half lend the window the point's concepts)
+    named = _overlap(ref_words, ref_keys, said, frozenset().union(*(x.keys for x in kept)), frozenset().union(*(x.near for x in kept))) \
+        if kept and len(kept) < len(w.clauses) and denied & set(w.clauses) else _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
     feats = {
         "meaning": float(cp_sim[best, k]),
         "specific": float(cp_sim[best, k] - max(float(prompt_sim[best]), others[best].max() if others.shape[1] else -1.0)),
-        "concepts": _overlap(ref_words, ref_keys, w.words, w.keys, w.near),
+        "concepts": named,
         "concepts_all": _overlap(ref_words, ref_keys, all_words, all_keys, frozenset().union(*(windows[i].near for i in usable))),
         "facets": facets,
         "support": float(min(support, 4)) / 4.0,
@@ -1022,6 +1035,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         # finds a counterpart, in context, in the best clause / anywhere in the usable answer.
         "align": align.recall(k, [c for c in w.clauses if c not in denied] or w.clauses) if align else float(cp_sim[best, k]),
         "align_all": align.recall(k, sorted({c for i in usable for c in windows[i].clauses})) if align else float(cp_sim[best, k]),
+        # Naming against explaining: 'TP uses all-reduce over NVLink' is nearly all rubric terms;
+        # 'after each block they must add up their pieces so everyone has the whole result' says
+        # the same in its own words, and says more of it.
+        "jargon": len(said & vocabulary) / max(1, len(said)),
+        "length": min(1.0, len(said) / 20),
     }
     return feats, best, sorted(more, key=lambda i: windows[i].start)[:2]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class OrdinalModel:
-    FEATURES = ("meaning", "specific", "concepts", "concepts_all", "facets", "support", "substance", "negated", "hedged", "align", "align_all")
+    FEATURES = ("meaning", "specific", "concepts", "concepts_all", "facets", "support", "substance", "negated", "hedged", "align", "align_all", "jargon", "length")
 
     partial_bias: float
     partial_weights: tuple[float, ...]
@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-3.432, partial_weights=(-4.553, 8.369, 3.704, 1.72, -0.795, -0.156, 1.142, 0.0, 0.0, -1.043, 10.887), covered_bias=-5.338, covered_weights=(-10.585, 8.045, 0.743, 4.246, 0.292, -0.137, 3.509, 0.0, -2.631, 0.708, 11.094))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-5.925, partial_weights=(-2.392, 7.816, 4.001, 2.949, -1.023, -0.034, 3.124, 0.0, 0.0, -0.784, 10.039, -1.021, 0.128), covered_bias=-5.83, covered_weights=(-5.14, 6.913, 1.262, 5.566, 0.411, -0.162, 2.625, 0.0, -3.085, -0.201, 10.344, -3.734, 1.842))
