@@ -98,6 +98,18 @@ def test_saying_what_the_question_is_earns_nothing(grader, bank, opening):
     assert [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")] == [True, False]
 
 
+def test_actually_with_a_bare_verb_turns_the_claim_round(grader, bank):
+    clauses = read_answer("Layout doesn't matter for speed, well actually it does, non-contiguous tensors force extra copies and transposes.")
+    assert [(c.text, c.retracted) for c in clauses] == [
+        ("Layout doesn't matter for speed", True), ("it does, non-contiguous tensors force extra copies and transposes", False)]
+    assert [c.retracted for c in read_answer("Pruning speeds things up, well actually it does not, not with dense kernels.")][:2] == [True, False]
+    # 'actually' going on to say more is no repair
+    assert not any(c.retracted for c in read_answer("TP splits layers, actually it is also called intra-layer parallelism."))
+    q = bank.get("memory-layout-channels-last")
+    said = "Layout doesn't matter for speed, well actually it does, non-contiguous tensors force extra copies and transposes."
+    assert grader.grade(q, said).misconceptions == []
+
+
 def test_evidence_spans_point_into_the_answer(grader, bank):
     q = bank.get("allreduce-deep-dive")
     answer = "Intro sentence. Every GPU contributes its tensor and the sum ends up on every GPU."

@@ -43,6 +43,10 @@ _CLAUSE_SPLIT = re.compile(
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
 _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
+             # 'Layout doesn't matter for speed, well actually it does, ...': a bare 'it does' or
+             # 'it doesn't' after 'actually' turns the claim round
+             r"(?:(?:well|oh|hmm|um|uh|no)[,\s]+)?actually(?=,?\s+(?:it|they|that|this|he|she|we|you)\s+"
+             r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)(?:n't|\s+not)?\s*(?:[,.;:!?]|$))|"
              # 'that's wrong', 'I'm wrong there' opening its clause, not 'the roofline shows why that's wrong'
              r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
              r"(?:that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))|"
