@@ -98,6 +98,16 @@ def test_saying_what_the_question_is_earns_nothing(grader, bank, opening):
     assert [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")] == [True, False]
 
 
+@pytest.mark.parametrize("answer", ["INT8 is basically free, you don't lose any accuracy.", "int8 is basically free you don't lose any accuracy"])
+def test_a_wrong_claim_set_apart_by_its_polarity_is_caught_in_other_words(grader, bank, answer):
+    # 'never loses accuracy' against a correction that says it 'can cost accuracy': a clause that
+    # denies any loss says the claim, though no closer to it than to the correction by a margin
+    q = bank.get("int8-quantization-calibration")
+    assert [m.id for m in grader.grade(q, answer).misconceptions] == ["int8-always-lossless"]
+    right = grader.grade(q, "INT8 costs a little accuracy, so you calibrate the scales on representative data.")
+    assert right.misconceptions == []
+
+
 def test_actually_with_a_bare_verb_turns_the_claim_round(grader, bank):
     clauses = read_answer("Layout doesn't matter for speed, well actually it does, non-contiguous tensors force extra copies and transposes.")
     assert [(c.text, c.retracted) for c in clauses] == [

@@ -1577,6 +1577,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
         if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
+        if structure == 0 and by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text):
+            # Where the claim and its correction differ in polarity ('INT8 never loses accuracy'
+            # against '... can cost accuracy'), a clause with the claim's polarity ('you don't lose any
+            # accuracy') need only be as close to the claim as to the correct statements.
+            margin = min(margin, 0.0)
         if sim - correct < margin:
             continue
         named = w.keys | {k for x in w.words if (k := _head_key(x, matcher))}  # 'the pipeline' speaks of pipeline parallelism
