@@ -85,7 +85,7 @@ def test_copy_of_question_is_not_an_answer(grader, bank):
 @pytest.mark.parametrize("opening", [
     "So the question is about the all-reduce used by tensor parallelism: what it computes, how the data moves between GPUs, "
     "its cost, and how that determines where tensor parallelism is placed.",
-    "You're asking how the all-reduce in tensor parallelism works and where tensor parallelism should be placed.",
+    "You're asking how the all-reduce works and where tensor parallelism should be placed.",
 ])
 def test_saying_what_the_question_is_earns_nothing(grader, bank, opening):
     q = bank.get("allreduce-deep-dive")
@@ -96,6 +96,17 @@ def test_saying_what_the_question_is_earns_nothing(grader, bank, opening):
     assert [(c.id, c.state) for c in opened.checkpoints] == [(c.id, c.state) for c in plain.checkpoints]
     # what the question is never reads as part of it: the answer after a colon still counts
     assert [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")] == [True, False]
+
+
+@pytest.mark.parametrize("answer", [
+    "so the question is about all reduce and basically every gpu contributes its tensor and the sum ends up on every gpu",
+    "The question is about what the all-reduce computes, which is the sum of every GPU's tensor, ending up on every GPU.",
+    "So the question is about the all-reduce: what it computes is that every GPU contributes its tensor and the element-wise sum ends up on every GPU.",
+])
+def test_an_answer_that_opens_on_the_question_still_counts(grader, bank, answer):
+    # an unpunctuated run, a claim after a comma, a pseudo-cleft ('what it computes is that ...')
+    q = bank.get("allreduce-deep-dive")
+    assert grader.grade(q, answer).checkpoints[0].state != "missed"
 
 
 @pytest.mark.parametrize("answer", ["INT8 is basically free, you don't lose any accuracy.", "int8 is basically free you don't lose any accuracy"])
@@ -113,8 +124,10 @@ def test_actually_with_a_bare_verb_turns_the_claim_round(grader, bank):
     assert [(c.text, c.retracted) for c in clauses] == [
         ("Layout doesn't matter for speed", True), ("it does, non-contiguous tensors force extra copies and transposes", False)]
     assert [c.retracted for c in read_answer("Pruning speeds things up, well actually it does not, not with dense kernels.")][:2] == [True, False]
-    # 'actually' going on to say more is no repair
+    # 'actually' going on to say more is no repair, nor is one that says the claim again
     assert not any(c.retracted for c in read_answer("TP splits layers, actually it is also called intra-layer parallelism."))
+    assert not any(c.retracted for c in read_answer("Fusion helps memory-bound kernels, actually it does, by a lot."))
+    assert not any(c.retracted for c in read_answer("Calibration runs a few hundred samples to choose the scales. Actually it does, that's the point."))
     q = bank.get("memory-layout-channels-last")
     said = "Layout doesn't matter for speed, well actually it does, non-contiguous tensors force extra copies and transposes."
     assert grader.grade(q, said).misconceptions == []
@@ -919,6 +932,11 @@ def test_valuing_a_thing_where_it_is_used_says_nothing_of_it(grader, bank):
     assert _clause_substance("pipeline parallelism is useful when the model does not fit on one node", m) > 0
     assert _clause_substance("NVLink matters for TP since it all-reduces in every layer", m) > 0
     assert _clause_substance("TP is used when training across nodes", m) > 0
+    for said in ("Pipeline parallelism is useful for models that don't fit on one node",
+                 "INT8 quantization is useful in production to halve the weight memory",
+                 "Kernel fusion is useful for inference when the kernels are memory-bound",
+                 "Quantization is useful for serving large models on fewer GPUs"):
+        assert _clause_substance(said, m) > 0, said
     # talk of how much a thing matters, added to a partial answer, earns it nothing more
     q = bank.get("allreduce-deep-dive")
     answer = "All-reduce sums the gradients."
@@ -938,7 +956,7 @@ def test_naming_and_explaining_are_told_apart(grader, bank):
     named = signals("tensor-vs-pipeline-parallelism", "tp-collectives", "Tensor parallelism uses an all-reduce over NVLink.")
     told = signals("tensor-vs-pipeline-parallelism", "tp-collectives",
                    "After each block the GPUs add up their pieces so that every one of them has the whole result.")
-    assert named["jargon"] == 1.0 and told["jargon"] < 0.5
+    assert named["jargon"] > told["jargon"] + 0.4
     plain = signals("allreduce-deep-dive", "allreduce-semantics", "All-reduce sums the gradients.")
     padded = signals("allreduce-deep-dive", "allreduce-semantics", "All-reduce sums the gradients. GPUs are very important for modern deep learning.")
     assert 0 < plain["length"] == padded["length"] < 1 and plain["jargon"] == padded["jargon"]

@@ -334,18 +334,38 @@ _RELATES = re.compile(r"\b(?:within|inside|intra|across|between|inter|among|over
 # A predicate that only values what it is said of ...
 _EVALUATIVE = re.compile(r"\b(?:important|crucial|essential|key|useful|helpful|valuable|interesting|popular|powerful|"
                          r"fundamental|critical|vital|great|matters?|worth)\b")
-# ... and the setting it is valued in, to the end of the clause: 'that people use when training
-# big models', 'for modern deep learning', 'when you train large models on many GPUs'.
-_USE_SETTING = re.compile(
-    r"(?:,\s*)?\b(?:(?:that|which) (?:people|we|you|everyone|everybody|engineers|teams|practitioners|folks|one)\b|"
-    r"(?:when|while|whenever) (?:you |we |people |one )?(?:are |'re )?(?:train|training|serve|serving|run|running|use|using|"
-    r"work|working|scale|scaling|deploy|deploying|build|building)\b|"
-    r"for (?:anyone|everyone|everybody|people|those|engineers|teams|practitioners)\b|"
-    r"(?:for|in) (?:(?:modern|today's|large|big|deep|any|all|most|real|production|practical) )*(?:deep learning|machine learning|"
-    r"ml|ai|training|inference|serving|practice|production|models?|networks?|llms?|workloads?|systems?)\b)"
-    # (not through a reason: 'useful for inference since it cuts memory traffic')
-    r"(?:(?!\b(?:since|because|as|so|by|thanks|due|which|where|but|though|although|while|whereas)\b).)*$"
-)
+# ... and the setting it is valued in, when nothing but generic words follow it to the end of
+# the clause: 'that people use when training big models on lots of GPUs', 'for modern deep
+# learning' (not 'for models that don't fit on one node', 'for inference since it cuts memory
+# traffic', 'in production to halve the weight memory').
+_SETTING_OPENERS = frozenset({"for", "in", "when", "while", "whenever", "that", "which", "among"})
+_WHO = frozenset({"people", "we", "you", "everyone", "everybody", "anyone", "engineers", "teams", "practitioners", "folks", "one"})
+_GENERIC = frozenset("""
+    use uses used using people we you everyone everybody anyone engineers teams practitioners folks one those who
+    when while whenever for in on with of at among and or the a an all any most many much lots lot big bigger large larger huge
+    modern deep learning machine ml ai training train trains trained inference serving serve running run work working
+    scaling scale deploying deploy building build models model networks network llms llm gpu gpus cluster clusters system
+    systems workload workloads today nowadays these days practice production real practical really very are is be 're
+    """.split()) | _WHO
+
+
+def _without_use_setting(canon: str) -> str:
+    """``canon`` without a trailing setting made of generic words (see ``_GENERIC``).
+
+    >>> _without_use_setting("tp and pp are both really important techniques that people use when training big models on lots of gpu")
+    'tp and pp are both really important techniques'
+    >>> _without_use_setting("pipeline parallelism is useful for models that do not fit on one node")
+    'pipeline parallelism is useful for models that do not fit on one node'
+    """
+    tokens = canon.split()
+    bare = [t.strip(",.;:!?\"'()") for t in tokens]
+    j = len(tokens)
+    while j > 0 and (bare[j - 1] in _GENERIC or bare[j - 1] in _SETTING_OPENERS):
+        j -= 1
+    for i in range(max(j, 1), len(tokens) - 1):
+        if bare[i] in _SETTING_OPENERS and (bare[i] not in ("that", "which") or bare[i + 1] in _WHO):
+            return " ".join(tokens[:i]).rstrip(",")
+    return canon
 
 
 @lru_cache(maxsize=16384)
@@ -359,7 +379,7 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
     if _EVALUATIVE.search(canon):
         # Where a thing is valued is no claim about it: 'TP and PP are both really important
         # techniques that people use when training big models on lots of GPUs'.
-        canon = _USE_SETTING.sub("", canon)
+        canon = _without_use_setting(canon)
     # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
     found = _concepts_at(canon, matcher)
     keys = {key for _, key in found}

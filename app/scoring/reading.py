@@ -396,11 +396,14 @@ def _read(answer: str) -> list[Clause]:
         corrected = [False] * len(pieces)
         for i in range(len(pieces) - 1):
             # Pieces are separated only by correction markers, so each one but the last is repaired.
-            if _word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1 and not _apologises(answer, pieces[i], pieces[i + 1]):
+            if (_word_count(answer[pieces[i + 1][0] : pieces[i + 1][1]]) >= 1 and not _apologises(answer, pieces[i], pieces[i + 1])
+                    and not _confirms(answer, pieces[i], pieces[i + 1])):
                 corrected[i] = True
         # 'Well, sorry, ...' or 'No wait, ...' at the start of a sentence takes back the sentence before.
         opener = answer[s0 : pieces[0][1]] if pieces else ""
         opens_on_marker = bool(pieces) and pieces[0][0] > s0 and bool(_CORRECTION.match(answer, s0))
+        if opens_on_marker and clauses and _confirms(answer, (clauses[-1].start, clauses[-1].end), pieces[0]):
+            opens_on_marker = False  # '... to choose the scales. Actually it does, that's the whole point.'
         starts_with_fix = opens_on_marker or (len(pieces) > 1 and corrected[0] and _word_count(opener) <= 2)
         if not pieces and clauses and _takes_back(answer[s0:s1]):
             _retract_sentence_end(answer, clauses, len(clauses), premise=True)  # 'Scratch that.' on its own
@@ -490,6 +493,24 @@ _REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:d
 # 'pruning I haven't really, not much experience there, sorry': 'sorry' right after admitting not
 # knowing (_IGNORANCE, in the last few words before it) is an apology, not a repair.
 _LAST_WORDS = re.compile(r"(?:[\w'-]+\W+){0,7}[\w'-]+\W*$")
+
+
+# 'actually' and a bare verb repair only where the verb turns the claim round: 'layout doesn't
+# matter, well actually it does' takes it back; 'fusion helps, actually it does, by a lot' confirms it.
+_ACTUAL_VERB = re.compile(r"[\s,]*(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|"
+                          r"should|must)(n't|\s+not)?\b", re.I)
+
+
+def _confirms(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
+    """Whether the marker between two pieces is 'actually' with a bare verb that says the piece
+    before it again, with the same polarity."""
+    if "actually" not in text[before[1] : after[0]].lower():
+        return False
+    verb = _ACTUAL_VERB.match(text, after[0], after[1])
+    if verb is None:
+        return False
+    claim_negated = bool(_NEGATION.search(blank_non_negations(_as_said(text[before[0] : before[1]]).lower())))
+    return bool(verb.group(1)) == claim_negated
 
 
 def _apologises(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
@@ -723,8 +744,20 @@ _RESTATES_QUESTION = re.compile(
     r"(?:you(?:'re| are) )?asking (?:me )?(?:about|how|what|whether|why|where|which)\b)",
     re.I,
 )
-# ... and the parts of it listed after: 'what it computes', 'and how that determines ...'.
+# ... and the parts of it listed after: 'what it computes', 'and how that determines ...'; not
+# a pseudo-cleft that answers one ('what it computes is that every GPU ...').
 _QUESTION_PART = re.compile(r"(?:(?:and|or|plus|also)[\s,]+)?(?:what|how|why|where|whether)\b", re.I)
+_ANSWERS_PART = re.compile(r"\b(?:is|are|was|were)\s+(?:that|the|a|an|to|because|just|basically|about|not|no|only|how|what|where|when|\d)\b", re.I)
+
+
+def _only_asks(text: str, opener: int = 0) -> bool:
+    """Whether ``text`` after ``opener`` names the question and its parts and nothing more: short,
+    and each piece after a comma another part ('how the data moves') or a bare noun phrase of up
+    to three words ('its cost'), not a claim ('which is the sum of every GPU's tensor')."""
+    rest = text[opener:]
+    if _word_count(rest) > 12 or _ANSWERS_PART.search(rest):
+        return False
+    return all(_QUESTION_PART.match(p.strip()) or _word_count(p) <= 3 for p in rest.split(",")[1:])
 
 
 def _mark_restated_question(clauses: list[Clause]) -> None:
@@ -735,13 +768,22 @@ def _mark_restated_question(clauses: list[Clause]) -> None:
     [True, True, True, False]
     >>> [c.framing for c in read_answer("The question is whether TP fits in a node: it does, since NVLink is fast.")]
     [True, False]
+    >>> [c.framing for c in read_answer("so the question is about all reduce and basically every gpu contributes its tensor and the sum ends up on every gpu")]
+    [False]
+    >>> [c.framing for c in read_answer("So the question is about the all-reduce: what it computes is that every GPU ends up with the sum.")]
+    [True, False]
     """
     i = 0
     while i < len(clauses):
         c = clauses[i]
-        if (i == 0 or clauses[i - 1].sentence != c.sentence) and _RESTATES_QUESTION.match(_as_said(c.text).strip()):
+        said = _as_said(c.text).strip()
+        opens = _RESTATES_QUESTION.match(said) if i == 0 or clauses[i - 1].sentence != c.sentence else None
+        if opens and _only_asks(said, opens.end()):
             clauses[i] = _replace(c, framing=True)
-            while i + 1 < len(clauses) and clauses[i + 1].sentence == c.sentence and _QUESTION_PART.match(_as_said(clauses[i + 1].text).strip()):
+            while i + 1 < len(clauses) and clauses[i + 1].sentence == c.sentence:
+                part = _as_said(clauses[i + 1].text).strip()
+                if not (_QUESTION_PART.match(part) and _only_asks(part)):
+                    break
                 i += 1
                 clauses[i] = _replace(clauses[i], framing=True)
         i += 1
