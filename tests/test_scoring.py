@@ -1744,6 +1744,19 @@ def test_a_siblings_point_said_under_the_subjects_name_is_no_evidence(grader):
                                    "Tensor parallelism keeps a whole copy of the model on each GPU, and each one takes a different share of the batch.")
 
 
+def test_one_distinctive_phrase_of_the_siblings_point_is_enough(grader, bank):
+    """'Whole layers' is the pipeline definition's own phrase: said of tensor parallelism, after a
+    denial of the real definition, it makes no tensor-parallel point (one word of the sibling's
+    alone would not have been enough to tell)."""
+    from app.scoring.grade import _word_marks
+
+    assert "whole+layer" in _word_marks("each GPU holds whole layers")
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    k = [p.id for p in q.checkpoints].index("tp-definition")
+    assert _states(grader, q, k, "Tensor parallelism does not split individual layers; it gives each GPU a few whole layers.",
+                   "Tensor parallelism splits individual layers: each GPU computes a slice of every layer's weight matrices.") == ["missed", "covered"]
+
+
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
     """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
     not made by an answer that says each of the other."""

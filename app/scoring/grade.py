@@ -1809,7 +1809,7 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
     names = frozenset().union(*(_term_words(s, matcher) for s in topics))
 
     def words(text: str) -> frozenset[str]:
-        return frozenset(w[:5] for w in content_words(text) if w not in names)
+        return _word_marks(text, names)
 
     pair = contrasted_pair(rubric.prompt, matcher)
     asked = {concept_key(t) for t in pair} if pair else set()
@@ -1896,6 +1896,17 @@ def _mentions(text: str, keys: set[str], matcher: TermMatcher, concepts: list[tu
     return sorted(found)
 
 
+def _word_marks(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The content words of ``text`` by their first five letters, and each two neighbouring ones
+    as a phrase ('whole+layer'), the ``names`` left out.
+
+    >>> sorted(_word_marks("each GPU holds whole layers"))
+    ['gpu', 'gpu+hold', 'hold', 'hold+whole', 'layer', 'whole', 'whole+layer']
+    """
+    found = [w[:5] for w in content_words(text) if w not in names]
+    return frozenset(found) | frozenset(f"{a}+{b}" for a, b in zip(found, found[1:]))
+
+
 def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
     """Whether what the text says right after naming a concept (up to the next concept it stands
     against) is made of what the rubric binds to that other concept and nothing of what it binds
@@ -1909,7 +1920,7 @@ def _bound_to_sibling(text: str, bindings, matcher: TermMatcher) -> bool:
             if key != subject:
                 continue
             end = next((q for q, k in found[i + 1 :] if k != subject), len(text))
-            said = frozenset(w[:5] for w in content_words(text[pos:end]))  # word beginnings: 'matrix', 'matrices'
+            said = _word_marks(text[pos:end])  # word beginnings: 'matrix', 'matrices'; and phrases: 'whole layers'
             if len(said & theirs) >= 2 and not said & ours:
                 return True
     return False
