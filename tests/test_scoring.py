@@ -1757,6 +1757,19 @@ def test_one_distinctive_phrase_of_the_siblings_point_is_enough(grader, bank):
                    "Tensor parallelism splits individual layers: each GPU computes a slice of every layer's weight matrices.") == ["missed", "covered"]
 
 
+def test_terms_joined_in_a_checkpoint_share_its_place(grader, bank):
+    """'over NVLink and NVSwitch inside a node' places both in the node, so an answer that puts
+    NVLink between nodes swaps the places the point gives."""
+    from app.scoring.grade import _role_bindings
+
+    cp = next(c for c in bank.get("allreduce-deep-dive").checkpoints if c.id == "nccl-interconnect")
+    assert {("nvlink", "within", "node"), ("nvswitch", "within", "node")} <= _role_bindings(cp.text, grader.matcher, coordinated=True)
+    q = bank.get("allreduce-deep-dive")
+    k = [p.id for p in q.checkpoints].index("nccl-interconnect")
+    assert _states(grader, q, k, "NCCL runs the all-reduce over InfiniBand inside a node and over NVLink between nodes.",
+                   "NCCL runs the all-reduce over NVLink inside a node and over InfiniBand between nodes.") == ["missed", "covered"]
+
+
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
     """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
     not made by an answer that says each of the other."""

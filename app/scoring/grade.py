@@ -966,7 +966,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if contrasts:
         against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
     # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
-    cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher)}
+    cp_roles = {(c, what): rel for c, rel, what in _role_bindings(p.text, matcher, coordinated=True)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
@@ -1296,7 +1296,7 @@ def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
 
 
 @lru_cache(maxsize=16384)
-def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str, str]]:
+def _role_bindings(text: str, matcher: TermMatcher, coordinated: bool = False) -> frozenset[tuple[str, str, str]]:
     canon = _IF_CLAUSE.sub("", clean_for_matching(text, matcher))  # a condition places nothing
     if not _RELATION.search(canon):
         return frozenset()
@@ -1307,11 +1307,22 @@ def _role_bindings(text: str, matcher: TermMatcher) -> frozenset[tuple[str, str,
     subjects.sort()
     out = set()
     for m in _RELATION.finditer(canon):
-        before = [k for pos, k in subjects if pos < m.start()]
+        before = [(pos, k) for pos, k in subjects if pos < m.start()]
         after = content_words(canon[m.end() :])
         if before and after:
-            out.add((before[-1], _RELATION_CLASS.get(m.group(1), "across"), after[0]))
+            place = (_RELATION_CLASS.get(m.group(1), "across"), after[0])
+            out.add((before[-1][1], *place))
+            if coordinated:
+                # ... and the terms joined to it: 'over NVLink and NVSwitch inside a node'
+                for (p0, k0), (p1, _) in zip(before[-2::-1], before[:0:-1]):
+                    if not _JOINED.fullmatch(canon, p0, p1):
+                        break
+                    out.add((k0, *place))
     return frozenset(out)
+
+
+# Between two coordinated terms: the first term (up to three words) and 'and' / 'or'.
+_JOINED = re.compile(r"[\w-]+(?:\s+[\w-]+){0,2}?\s*,?\s+(?:and|or)\s+")
 
 
 # The direction of a change a claim states: 'fewer FLOPs' vs 'the same FLOPs'.
