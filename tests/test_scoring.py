@@ -1770,6 +1770,22 @@ def test_terms_joined_in_a_checkpoint_share_its_place(grader, bank):
                    "NCCL runs the all-reduce over NVLink inside a node and over InfiniBand between nodes.") == ["missed", "covered"]
 
 
+@pytest.mark.parametrize("swapped", [
+    "ZeRO stage 1 shards the parameters, stage 2 shards the gradients and stage 3 shards the optimizer states.",
+    "so zero stage one shards the parameters and stage three shards the optimizer states",
+])
+def test_numbered_parts_keep_what_the_point_gives_each(grader, bank, swapped):
+    """'Stage 1 shards optimizer states, stage 2 also gradients, stage 3 also parameters': the
+    stages with their contents swapped make no point, however alike the words."""
+    from app.scoring.grade import _numbered_parts
+
+    assert [k for _, k in _numbered_parts("the third stage, then stage 2 and phase one")] == ["#stage3", "#stage2", "#phase1"]
+    q = bank.get("zero-optimizer-sharding")
+    k = [p.id for p in q.checkpoints].index("stages")
+    assert _states(grader, q, k, swapped,
+                   "ZeRO stage 1 shards the optimizer states, stage 2 also shards the gradients and stage 3 also shards the parameters.") == ["missed", "covered"]
+
+
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
     """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
     not made by an answer that says each of the other."""

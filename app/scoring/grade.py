@@ -1842,6 +1842,29 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
             openers = _parallel_openers(canon, matcher)
             if len(openers) == 2 and _term_words(openers[0], matcher) & _term_words(openers[1], matcher):
                 pairs = [tuple(openers)]  # two kinds of one thing: 'Nsight Systems ..., and Nsight Compute ...'
+        numbered = list(dict.fromkeys(key for _, key in _numbered_parts(canon)))
+        if len(pairs) != 1 and len(numbered) >= 2:
+            # Numbered parts side by side: 'stage 1 shards optimizer states, stage 2 also shards
+            # gradients, and stage 3 also shards parameters'.
+            named = _numbered_parts(canon)
+            said = {key: frozenset() for key in numbered}
+            for i, (pos, key) in enumerate(named):
+                end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
+                said[key] |= words(_NUMBERED.sub(" ", canon[pos:end]))
+            for key in numbered:
+                rest = frozenset().union(*(said[o] for o in numbered if o != key))
+                bindings.append((key, frozenset(numbered) - {key}, said[key] - rest, rest - said[key]))
+        elif (opening := _numbered_parts(canon)[:1]) and opening[0][0] == 0:
+            # A point about one numbered part, beside points about the others ('Stage 1 splits the
+            # optimizer states ...' / 'Stage 3 also splits the parameters ...').
+            key = opening[0][1]
+            others = {j: o[0][1] for j, t in enumerate(rubric.checkpoints) if j != k
+                      and (o := _numbered_parts(clean_for_matching(core_text(t.text), matcher))[:1]) and o[0][0] == 0 and o[0][1] != key
+                      and o[0][1].rstrip("0123456789") == key.rstrip("0123456789")}
+            if others:
+                mine = _word_marks(_NUMBERED.sub(" ", texts[k]))  # (what the parts hold are no names to leave out)
+                rest = frozenset().union(*(_word_marks(_NUMBERED.sub(" ", texts[j])) for j in others))
+                bindings.append((key, frozenset(others.values()), mine - rest, rest - mine))
         if len(pairs) == 1:
             keys = list(pairs[0])
             named = _mentions(canon, set(keys), matcher)
@@ -1900,11 +1923,31 @@ def _plain_pair(prompt: str) -> tuple[str, str] | tuple[()]:
 
 
 def _mentions(text: str, keys: set[str], matcher: TermMatcher, concepts: list[tuple[int, str]] | None = None) -> list[tuple[int, str]]:
-    """(offset, key) of every mention of the given concepts (or '~' plain words) in a text;
-    ``concepts``: the text's ``_concepts_at``, when already found."""
+    """(offset, key) of every mention of the given concepts (or '~' plain words, or '#' numbered
+    parts) in a text; ``concepts``: the text's ``_concepts_at``, when already found."""
     found = [(pos, key) for pos, key in (_concepts_at(text, matcher) if concepts is None else concepts) if key in keys]
     found += [(m.start(), key) for key in keys if key.startswith("~") for m in re.finditer(rf"\b{re.escape(key[1:])}", text)]
+    if any(key.startswith("#") for key in keys):
+        found += [(pos, key) for pos, key in _numbered_parts(text) if key in keys]
     return sorted(found)
+
+
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "first": "1", "second": "2", "third": "3"}
+_NUMBERED = re.compile(r"\b(stage|phase|level|tier)[\s-]*(\d|one|two|three|four|five)\b|\b(first|second|third) (stage|phase|level|tier)\b")
+
+
+def _numbered_parts(text: str) -> list[tuple[int, str]]:
+    """(offset, key) of each numbered part a text names: 'stage 1', 'stage one', 'the third
+    stage' are all '#stage3'-like keys.
+
+    >>> _numbered_parts("stage 1 shards optimizer states, stage two also shards gradients")
+    [(0, '#stage1'), (33, '#stage2')]
+    """
+    out = []
+    for m in _NUMBERED.finditer(text):
+        head, number = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        out.append((m.start(), f"#{head}{_NUMBER_WORDS.get(number, number)}"))
+    return out
 
 
 def _word_marks(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
