@@ -1786,6 +1786,21 @@ def test_numbered_parts_keep_what_the_point_gives_each(grader, bank, swapped):
                    "ZeRO stage 1 shards the optimizer states, stage 2 also shards the gradients and stage 3 also shards the parameters.") == ["missed", "covered"]
 
 
+def test_who_copies_whom_is_read(grader, bank):
+    """'A smaller student is trained to mimic a large teacher's outputs': the teacher trained to
+    mimic the student is the point turned round; a passive or a student that learns from the
+    teacher is not."""
+    q = bank.get("train-vs-infer-optimization")
+    k = [p.id for p in q.checkpoints].index("distillation")
+    right, swapped = _states(grader, q, k, "In distillation a small student is trained to mimic the large teacher's soft outputs.",
+                             "In distillation the large teacher is trained to mimic the small student's outputs.")
+    assert right == "covered" and swapped == "missed"
+    q = bank.get("knowledge-distillation")
+    k = [p.id for p in q.checkpoints].index("student-teacher")
+    assert _states(grader, q, k, "The large teacher learns to reproduce the small student's outputs.",
+                   "A smaller student reproduces the outputs of the big teacher model.") == ["missed", "covered"]
+
+
 def test_two_concepts_set_side_by_side_with_their_sides_swapped_make_no_point(grader):
     """A checkpoint that says one thing of tensor parallelism and another of data parallelism is
     not made by an answer that says each of the other."""

@@ -969,6 +969,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     cp_roles = {(c, what): rel for c, rel, what in _role_bindings(p.text, matcher, coordinated=True)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
+    # Who copies whom swapped: 'the large teacher is trained to mimic the small student' against
+    # 'a smaller student is trained to mimic a large teacher's outputs'.
+    copier = _imitation_sides(clean_for_matching(core_text(p.text), matcher))
+    if copier is not None:
+        against = [a or _copies_the_other_way(w.text, copier) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
@@ -1948,6 +1953,57 @@ def _numbered_parts(text: str) -> list[tuple[int, str]]:
         head, number = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         out.append((m.start(), f"#{head}{_NUMBER_WORDS.get(number, number)}"))
     return out
+
+
+# A verb of copying: what stands before it copies what stands after it ('the student mimics the
+# teacher'), unless it is passive ('the teacher is mimicked by the student').
+# ('match' and 'copy' are left out: 'the weights match', 'a full copy of the weights' copy no one)
+_IMITATES = re.compile(r"\b(?:mimic(?:s|ked|king)?|imitat(?:e|es|ed|ing)|reproduc(?:e|es|ed|ing)|learn(?:s|ed|t|ing)? from)\b")
+_PASSIVE_BY = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ed|copied|reproduced)\s+by\b")
+
+
+def _copy_sides(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The words before and after the first verb of copying in ``text`` (copier, copied), or None."""
+    m = _IMITATES.search(text)
+    if m is None:
+        return None
+    # (within the stretch of the statement the verb is in: between the marks around it)
+    start = max(text.rfind(mark, 0, m.start()) for mark in ",;.:") + 1
+    end = re.search(r"[,;.:]|$", text[m.end() :]).start() + m.end()
+    before, after = frozenset(content_words(text[start : m.start()])), frozenset(content_words(text[m.end() : end]))
+    if _PASSIVE_BY.search(text, max(0, m.start() - 12), m.end() + 4):
+        before, after = after, before
+    return before, after
+
+
+@lru_cache(maxsize=1024)
+def _imitation_sides(canon: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """A checkpoint's copier and copied words, each only on its own side."""
+    sides = _copy_sides(canon)
+    if sides is None:
+        return None
+    before, after = sides
+    return before - after, after - before
+
+
+def _copies_the_other_way(text: str, copier: tuple[frozenset[str], frozenset[str]]) -> bool:
+    """Whether ``text`` has what the checkpoint's copied side holds copying what its copier side
+    holds: a word of each on the other side of the verb.
+
+    >>> sides = _imitation_sides("a smaller student model is trained to mimic a large teacher's outputs")
+    >>> _copies_the_other_way("the large teacher is trained to mimic the small student", sides)
+    True
+    >>> _copies_the_other_way("the small student learns to imitate the teacher's soft labels", sides)
+    False
+    >>> _copies_the_other_way("the teacher's outputs are mimicked by the student", sides)
+    False
+    """
+    sides = _copy_sides(text)
+    if sides is None:
+        return False
+    before, after = sides
+    ours, theirs = copier
+    return bool(before & theirs) and bool(after & ours)
 
 
 def _word_marks(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
