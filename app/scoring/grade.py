@@ -966,7 +966,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     if contrasts:
         against = [a or _bound_to_sibling(w.text, contrasts, matcher) for a, w in zip(against, windows)]
     # Places swapped: 'pipeline parallelism inside a node' against 'PP spans nodes'.
-    cp_roles = {(c, what): rel for c, rel, what in _role_bindings(p.text, matcher, coordinated=True)}
+    cp_roles = {(c, what): rel for c, rel, what in role_bindings(p.text, matcher, coordinated=True)}
     if cp_roles:
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
     # Who copies whom swapped: 'the large teacher is trained to mimic the small student' against
@@ -1045,7 +1045,7 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     said = frozenset().union(*(x.words for x in kept)) or w.words
     # (nor does a denying half lend the window the point's concepts)
     named = _overlap(ref_words, ref_keys, said, frozenset().union(*(x.keys for x in kept)), frozenset().union(*(x.near for x in kept))) \
-        if kept and len(kept) < len(w.clauses) and denied & set(w.clauses) else _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
+        if kept and denied & set(w.clauses) else _overlap(ref_words, ref_keys, w.words, w.keys, w.near)
     feats = {
         "meaning": float(cp_sim[best, k]),
         "specific": float(cp_sim[best, k] - max(float(prompt_sim[best]), others[best].max() if others.shape[1] else -1.0)),
@@ -1284,7 +1284,7 @@ _RELATION = re.compile(r"\b(within|inside|intra|in the same|across|between|inter
 _RELATION_CLASS = {"within": "within", "inside": "within", "intra": "within", "in the same": "within"}
 
 
-def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
+def role_bindings(text: str, matcher: TermMatcher, *, coordinated: bool = False) -> set[tuple[str, str, str]]:
     """(concept, within|across, what) for each place relation in ``text``: the concept is the
     nearest glossary term before the relation (or a short form the glossary gives for it:
     'pipeline' for pipeline parallelism), 'what' the next content word after it.
@@ -1296,8 +1296,11 @@ def role_bindings(text: str, matcher: TermMatcher) -> set[tuple[str, str, str]]:
     [('pipelineparallelism', 'across', 'machine')]
     >>> sorted(role_bindings("if the TP group spans nodes, the all-reduce is slow", m))
     []
+
+    ``coordinated``: the terms joined to that one by 'and' / 'or' share its place ('over NVLink
+    and NVSwitch inside a node'); read so in a rubric's text, whose wording is careful.
     """
-    return _role_bindings(text, matcher)
+    return _role_bindings(text, matcher, coordinated)
 
 
 @lru_cache(maxsize=16384)

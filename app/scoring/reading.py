@@ -39,14 +39,16 @@ _CLAUSE_SPLIT = re.compile(
     re.I,
 )
 
+# A pronoun and a bare auxiliary: 'it does', 'they are' (and then, if so, its own 'not').
+_BARE_VERB = r"(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)"
+
 # A self-correction: the words before it are taken back, the words after it stand.
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
 _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
              # 'Layout doesn't matter for speed, well actually it does, ...': a bare 'it does' or
              # 'it doesn't' after 'actually' turns the claim round
-             r"(?:(?:well|oh|hmm|um|uh|no)[,\s]+)?actually(?=,?\s+(?:it|they|that|this|he|she|we|you)\s+"
-             r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)(?:n't|\s+not)?\s*(?:[,.;:!?]|$))|"
+             r"(?:(?:well|oh|hmm|um|uh|no)[,\s]+)?actually(?=,?\s+" + _BARE_VERB + r"(?:n't|\s+not)?\s*(?:[,.;:!?]|$))|"
              # 'that's wrong', 'I'm wrong there' opening its clause, not 'the roofline shows why that's wrong'
              r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
              r"(?:that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))|"
@@ -497,8 +499,7 @@ _LAST_WORDS = re.compile(r"(?:[\w'-]+\W+){0,7}[\w'-]+\W*$")
 
 # 'actually' and a bare verb repair only where the verb turns the claim round: 'layout doesn't
 # matter, well actually it does' takes it back; 'fusion helps, actually it does, by a lot' confirms it.
-_ACTUAL_VERB = re.compile(r"[\s,]*(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|"
-                          r"should|must)(n't|\s+not)?\b", re.I)
+_ACTUAL_VERB = re.compile(r"[\s,]*" + _BARE_VERB + r"(n't|\s+not)?\b", re.I)
 
 
 def _confirms(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
@@ -509,7 +510,7 @@ def _confirms(text: str, before: tuple[int, int], after: tuple[int, int]) -> boo
     verb = _ACTUAL_VERB.match(text, after[0], after[1])
     if verb is None:
         return False
-    claim_negated = bool(_NEGATION.search(blank_non_negations(_as_said(text[before[0] : before[1]]).lower())))
+    claim_negated = _says_not(_as_said(text[before[0] : before[1]]))
     return bool(verb.group(1)) == claim_negated
 
 
@@ -836,6 +837,11 @@ def _as_said(body: str) -> str:
     return STUTTER.sub(r"\1", _FILLER_WORD.sub("", body))
 
 
+def _says_not(said: str) -> bool:
+    """Whether a clause, read without its fillers, has a negation that negates."""
+    return bool(_NEGATION.search(blank_non_negations(said.lower())))
+
+
 def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool, contrast: bool) -> Clause:
     body = text[start:end]
     said = _as_said(body)
@@ -844,7 +850,7 @@ def _make_clause(text: str, start: int, end: int, sentence: int, retracted: bool
         end=end,
         text=body,
         sentence=sentence,
-        negated=contrast or bool(_NEGATION.search(blank_non_negations(said.lower()))),
+        negated=contrast or _says_not(said),
         ignorance=bool(_IGNORANCE.search(said)),
         retracted=retracted,
         instruction=bool(TALKS_TO_GRADER.search(said)),
