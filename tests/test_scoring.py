@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -664,10 +665,16 @@ def test_a_fronted_contrast_sets_aside_only_up_to_its_comma():
 
 def test_wait_the_verb_is_not_a_self_correction():
     for text in ("Because a stage has to wait for its input, you get idle periods.", "GPUs wait idle while the pipeline fills.",
-                 "they wait until the previous stage is done"):
-        assert not any(c.retracted for c in read_answer(text)), text
+                 "they wait until the previous stage is done", "Pipeline parallelism has bubbles where GPUs wait.",
+                 "the later stages just wait and the gpus sit idle", "stages have to wait here",
+                 "so the last stage must wait longer while the pipeline fills"):
+        clauses = read_answer(text)
+        assert not any(c.retracted for c in clauses), text
+        assert re.findall(r"\w+", " ".join(c.text for c in clauses)) == re.findall(r"\w+", text), text  # no word dropped
     # The spoken repair still takes back what came before it.
     assert [c.retracted for c in read_answer("TP goes across nodes wait inside the node")] == [True, False]
+    assert [(c.text, c.retracted) for c in read_answer("you quantize to int4 wait int8")] == [("you quantize to int4", True), ("int8", False)]
+    assert [(c.text, c.retracted) for c in read_answer("it is FP16, wait, BF16")] == [("it is FP16", True), ("BF16", False)]
 
 
 def test_not_being_able_to_explain_is_admitted_ignorance():

@@ -53,12 +53,15 @@ _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me 
              r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
              r"(?:that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))|"
              r"i(?:'m| am| was) wrong(?: there| here| about that| on that)?)")
+# Words after which 'wait' is the verb: a subject, an auxiliary, 'to', 'and'.
+_WAITERS = ("to", "ll", "will", "must", "can", "may", "d", "not", "t", "still", "just", "and", "or", "then", "they", "we", "you", "i",
+            "he", "she", "it", "that", "which", "who", "should", "would", "could", "might", "stages", "stage", "gpus", "gpu")
 _CORRECTION = re.compile(
     rf"(?:,\s*|\s+|^|(?<=[\s,]))(?:{_OUTRIGHT}|"
-    # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...'
-    r"(?<!\bto)(?<!\bll)(?<!\bwill)(?<!\bmust)(?<!\bcan)(?<!\bmay)(?<!\bd)(?<!\bnot)(?<!\bstill)(?<!\bjust)"
-    r"(?<!\bthey)(?<!\bwe)(?<!\bthat)(?<!\bwhich)(?<!\bstages)(?<!\bstage)(?<!\bgpus)(?<!\bgpu)"
-    r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)|"
+    # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...',
+    # 'bubbles where GPUs wait.' (the word before is read across the space the prefix took)
+    + "".join(rf"(?<!\b{w}\s)" for w in _WAITERS) +
+    r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)(?!\s*(?:[.!?;]|$))|"
     r"no sorry|sorry|i mean|or rather|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry|i think|i mean|i guess|actually)\b))(?=[\s,:]|$)[,:\s]*",
@@ -656,7 +659,7 @@ def _mark_suppositions(text: str, clauses: list[Clause]) -> None:
     [True, True, False]
     >>> [c.supposed for c in read_answer("If you have 8 GPUs, each one sends about twice its buffer.")]
     [False]
-    >>> [c.supposed for c in read_answer("If all-reduce were a plain reduce, the others would wait, which is why every GPU gets the sum.")]
+    >>> [c.supposed for c in read_answer("If all-reduce were a plain reduce, the others would wait; that is why every GPU gets the sum.")]
     [True, False]
     >>> [c.supposed for c in read_answer("If you use enough micro-batches, PP would keep every GPU busy all the time.")]
     [False]
