@@ -2312,3 +2312,23 @@ def test_a_long_dash_ends_a_fragment_as_a_semicolon_does():
 ])
 def test_a_short_answer_wrapped_once_reads_as_one_line(wrapped, as_one):
     assert ("\n" not in tidy_typography(wrapped)[0]) is as_one
+
+
+def test_word_alignment_weighs_the_words_that_tell_a_point_from_the_others(grader):
+    # 'tensor parallelism' opens both points; 'weight matrix' is only the first one's. A clause
+    # that repeats only the shared words finds less of the first point than a plain average says.
+    from app.scoring.grade import Point, Rubric, _Alignment, _build_windows, clean_for_matching
+
+    rubric = Rubric("Explain tensor parallelism.", (Point("split", "Tensor parallelism splits each weight matrix across GPUs."),
+                                                    Point("comm", "Tensor parallelism needs an all-reduce in every layer.")))
+    clauses = read_answer("Tensor parallelism is a kind of parallelism. Each weight matrix is cut across the GPUs.")
+    windows = _build_windows(clauses, grader.matcher)
+    align = _Alignment(rubric, windows, grader.matcher, grader._encode_tokens)
+    pieces = grader._encode_tokens([clean_for_matching(rubric.checkpoints[0].text, grader.matcher)])[0][1]
+    weights = align.weights[0]
+    assert len(weights) == len(align.best[0])
+    shared_only, explained = align.recall(0, [0]), align.recall(0, [1])
+    plain = float(align.best[0][:, [0]].max(axis=1).mean())
+    assert shared_only < plain  # the shared words weigh less than the rest
+    assert explained > shared_only
+    assert weights.min() < weights.max() and "matrix" in pieces

@@ -1082,10 +1082,20 @@ class _Alignment:
         self.column = {c: i for i, c in enumerate(clause_ids)}
         # One product of every checkpoint's content pieces with every answer piece, then the best
         # match per clause: (pieces of checkpoint k, clauses).
-        refs = []
+        refs, kept = [], []
         # The question's own words say nothing about whether this checkpoint was made.
         for vecs, pieces in encoded[len(clause_ids) :]:
-            refs.append(vecs[list(_pieces_to_align(pieces, rubric.prompt))])
+            idx = _pieces_to_align(pieces, rubric.prompt)
+            refs.append(vecs[list(idx)])
+            kept.append([pieces[i] for i in idx])
+        # A piece most checkpoints share ('gpu', 'parallel') tells this point from the others less
+        # than one only it has: each weighs sqrt(checkpoints / checkpoints using it), as the
+        # inverse document frequency weights BERTScore's recall.
+        used: dict[str, int] = {}
+        for pieces in kept:
+            for piece in set(pieces):
+                used[piece] = used.get(piece, 0) + 1
+        self.weights = [np.array([(len(kept) / used[piece]) ** 0.5 for piece in pieces], dtype=np.float32) for pieces in kept]
         sizes = [len(a) for a, _ in answer]
         self.best: list[np.ndarray] = []
         if not sizes or not sum(sizes):
@@ -1105,7 +1115,8 @@ class _Alignment:
         cols = [self.column[c] for c in clauses if c in self.column]
         if not cols:
             return 0.0
-        return float(self.best[k][:, cols].max(axis=1).mean())
+        weights = self.weights[k]
+        return float(self.best[k][:, cols].max(axis=1) @ weights / weights.sum())
 
 
 @lru_cache(maxsize=4096)

@@ -34,4 +34,4 @@ def _sigmoid(z: float) -> float:
 
 
 # Fitted by scripts/fit_grader.py (see its output in the README's grader section).
-DEFAULT_MODEL = OrdinalModel(partial_bias=-5.925, partial_weights=(-2.392, 7.816, 4.001, 2.949, -1.023, -0.034, 3.124, 0.0, 0.0, -0.784, 10.039, -1.021, 0.128), covered_bias=-5.83, covered_weights=(-5.14, 6.913, 1.262, 5.566, 0.411, -0.162, 2.625, 0.0, -3.085, -0.201, 10.344, -3.734, 1.842))
+DEFAULT_MODEL = OrdinalModel(partial_bias=-6.312, partial_weights=(-2.388, 7.243, 4.773, 1.851, -0.904, 0.159, 2.956, 0.0, 0.0, -0.9, 12.338, -0.998, -0.218), covered_bias=-6.035, covered_weights=(-4.601, 6.345, 2.196, 4.547, 0.565, -0.123, 2.46, 0.0, -3.047, -1.455, 12.12, -3.693, 1.714))
