@@ -323,6 +323,12 @@ def test_reported_views_are_flagged():
         ("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path with the battery", True, False),
         ("fusion keeps intermediates in registers and does not write them to hbm", "fusion keeps intermediates on chip", True, False),
         ("fusion keeps intermediates in registers and does not save any memory traffic", "fusion saves memory traffic", True, True),
+        # a verb that keeps something from happening denies it: 'prevents the path from being closed' says it is open
+        ("it prevents the path from being closed", "the open switch creates a gap", False, False),
+        ("the switch keeps the path closed", "the open switch creates a gap", False, True),
+        # the opposite word said of the other of two alternatives agrees
+        ("terminal 4 is separated by a gap from the negative terminal", "terminal 4 and the positive terminal are connected", False, False),
+        ("terminal 4 is separated by a gap from the positive terminal", "terminal 4 and the positive terminal are connected", False, True),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):

@@ -145,7 +145,9 @@ def spelled(text: str) -> str:
 # A negation right before a word (at most three words between): 'never idle', 'zero idle time',
 # 'not fully separated'; and a verb of doing away with it: 'gets rid of the idle time', 'removes the gap'.
 _NEGATOR = (rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
-            rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of)|n't)\b")
+            rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of|"
+            # 'prevents the path from being closed', 'keeps the bulb from lighting'
+            rf"(?:prevent(?:s|ed|ing)?|keeps?|kept|keeping|stops?|stopped|stopping)(?:\s+[\w-]+){{0,3}}?\s+from)|n't)\b")
 _LOCAL_NEGATION = re.compile(rf"{_NEGATOR}(?:\s+[\w-]+){{0,3}}\s+$")
 _NEGATOR_TOKEN = re.compile(_NEGATOR)
 # A doing away that a denial just before it turns back: 'does not get rid of'.
@@ -270,6 +272,8 @@ _COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?
 def _against_counterfactual(clause: str, reference: str, absent: str, clause_negated: bool) -> bool:
     """Whether the clause says that what happens without ``absent`` happens with it as well."""
     s = stance(clause, reference, clause_negated=clause_negated)
+    if s == OPPOSE and _other_alternative(clause, reference):
+        return False  # 'separated from the negative terminal' says 'connected to the positive one'
     if s != UNKNOWN:
         return s == OPPOSE
     missing, words = set(content_words(absent)), set(content_words(clause))
@@ -307,6 +311,8 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     if clause_negated != ref_negated and _other_alternative(clause, reference):
         return False  # 'connected to the positive terminal' says 'not connected to the negative one'
     s = stance(clause, reference, clause_negated=clause_negated)
+    if s == OPPOSE and _other_alternative(clause, reference):
+        return False  # 'separated from the negative terminal' says 'connected to the positive one'
     if s != UNKNOWN:
         return s == OPPOSE
     if not ref_negated and _PROMPT.search(reference.lower()):
