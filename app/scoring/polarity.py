@@ -43,7 +43,6 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"possible|able", r"impossible|unable"),
     (r"present|exists?", r"absent|missing"),
     (r"full|complete", r"empty|incomplete|partial"),
-    (r"works?|working|functional|intact", r"damaged|broken|dead|faulty|burn(?:ed|t|s)? out|blown|fail(?:s|ed|ing)?"),
 )
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
