@@ -326,9 +326,13 @@ def test_reported_views_are_flagged():
         # a verb that keeps something from happening denies it: 'prevents the path from being closed' says it is open
         ("it prevents the path from being closed", "the open switch creates a gap", False, False),
         ("the switch keeps the path closed", "the open switch creates a gap", False, True),
+        ("the student keeps the accuracy from the full model", "the student reaches the full model's accuracy", False, False),
+        ("the stage keeps reading from the same buffer", "each stage reads the same buffer", False, False),
         # the opposite word said of the other of two alternatives agrees
         ("terminal 4 is separated by a gap from the negative terminal", "terminal 4 and the positive terminal are connected", False, False),
         ("terminal 4 is separated by a gap from the positive terminal", "terminal 4 and the positive terminal are connected", False, True),
+        # ... of two terminals only: a gap between two things is no other place than within a path
+        ("the switch creates a gap between bulb a and the battery", "bulb a is still connected within a closed path with the battery", False, True),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -681,6 +685,10 @@ def test_wait_the_verb_is_not_a_self_correction():
     assert [c.retracted for c in read_answer("TP goes across nodes wait inside the node")] == [True, False]
     assert [(c.text, c.retracted) for c in read_answer("you quantize to int4 wait int8")] == [("you quantize to int4", True), ("int8", False)]
     assert [(c.text, c.retracted) for c in read_answer("it is FP16, wait, BF16")] == [("it is FP16", True), ("BF16", False)]
+    # after a joining word, a comma or a word of repair makes it a repair again
+    assert [c.retracted for c in read_answer("the ring sends 2(N-1) chunks, or wait, N-1 chunks")] == [True, False]
+    assert [c.retracted for c in read_answer("the bubble is small and wait actually it is large")] == [True, False]
+    assert not any(c.retracted for c in read_answer("the ones that wait are idle"))
 
 
 def test_not_being_able_to_explain_is_admitted_ignorance():

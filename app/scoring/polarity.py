@@ -146,8 +146,9 @@ def spelled(text: str) -> str:
 # 'not fully separated'; and a verb of doing away with it: 'gets rid of the idle time', 'removes the gap'.
 _NEGATOR = (rf"(?:\b(?:not|no|never|zero|without|cannot|nothing|none|nobody|{NEAR_NEGATORS}|eliminat(?:e|es|ed|ing|ion)|"
             rf"remov(?:e|es|ed|ing|al)|avoid(?:s|ed|ing)?|(?:get|gets|getting|got) rid of|"
-            # 'prevents the path from being closed', 'keeps the bulb from lighting'
-            rf"(?:prevent(?:s|ed|ing)?|keeps?|kept|keeping|stops?|stopped|stopping)(?:\s+[\w-]+){{0,3}}?\s+from)|n't)\b")
+            # 'prevents the path from being closed', 'keeps the bulb from lighting' (not 'keeps the
+            # accuracy from the full model': from a source)
+            rf"(?:prevent(?:s|ed|ing)?|keeps?|kept|keeping|stops?|stopped|stopping)(?:\s+[\w-]+){{0,3}}?\s+from(?=\s+\w+ing\b))|n't)\b")
 _LOCAL_NEGATION = re.compile(rf"{_NEGATOR}(?:\s+[\w-]+){{0,3}}\s+$")
 _NEGATOR_TOKEN = re.compile(_NEGATOR)
 # A doing away that a denial just before it turns back: 'does not get rid of'.
@@ -201,11 +202,11 @@ ALTERNATIVES = [(re.compile(r"\bpositive\b"), re.compile(r"\bnegative\b")),
                 (re.compile(r"\b(?:within|inside|intra)\b"), re.compile(r"\b(?:across|between|inter)\b"))]
 
 
-def _other_alternative(clause: str, reference: str) -> bool:
+def _other_alternative(clause: str, reference: str, alternatives=ALTERNATIVES) -> bool:
     """Whether the clause names one of two alternatives and the reference only the other."""
     c, r = clause.lower(), reference.lower()
     return any((a.search(c) and not b.search(c) and b.search(r) and not a.search(r)) or
-               (b.search(c) and not a.search(c) and a.search(r) and not b.search(r)) for a, b in ALTERNATIVES)
+               (b.search(c) and not a.search(c) and a.search(r) and not b.search(r)) for a, b in alternatives)
 
 
 # 'X only runs faster if Y' limits the claim as 'X does not run faster unless Y' does.
@@ -272,8 +273,10 @@ _COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?
 def _against_counterfactual(clause: str, reference: str, absent: str, clause_negated: bool) -> bool:
     """Whether the clause says that what happens without ``absent`` happens with it as well."""
     s = stance(clause, reference, clause_negated=clause_negated)
-    if s == OPPOSE and _other_alternative(clause, reference):
-        return False  # 'separated from the negative terminal' says 'connected to the positive one'
+    if s == OPPOSE and _other_alternative(clause, reference, ALTERNATIVES[:1]):
+        # 'separated from the negative terminal' says 'connected to the positive one' (of two
+        # terminals; 'a gap between the bulb and the battery' is no other place than 'within a path')
+        return False
     if s != UNKNOWN:
         return s == OPPOSE
     missing, words = set(content_words(absent)), set(content_words(clause))
@@ -311,8 +314,10 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     if clause_negated != ref_negated and _other_alternative(clause, reference):
         return False  # 'connected to the positive terminal' says 'not connected to the negative one'
     s = stance(clause, reference, clause_negated=clause_negated)
-    if s == OPPOSE and _other_alternative(clause, reference):
-        return False  # 'separated from the negative terminal' says 'connected to the positive one'
+    if s == OPPOSE and _other_alternative(clause, reference, ALTERNATIVES[:1]):
+        # 'separated from the negative terminal' says 'connected to the positive one' (of two
+        # terminals; 'a gap between the bulb and the battery' is no other place than 'within a path')
+        return False
     if s != UNKNOWN:
         return s == OPPOSE
     if not ref_negated and _PROMPT.search(reference.lower()):

@@ -53,15 +53,20 @@ _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me 
              r"(?:(?<=^)|(?<=[.!?;:,]\s)|(?<=\bno\s)|(?<=\bwell\s)|(?<=\bhmm\s)|(?<=\bactually\s)|(?<=\bum\s)|(?<=\buh\s)|(?<=\boh\s))"
              r"(?:that'?s (?:wrong|incorrect|backwards|not (?:quite |really |entirely |totally )?(?:true|right|correct))|"
              r"i(?:'m| am| was) wrong(?: there| here| about that| on that)?)")
-# Words after which 'wait' is the verb: a subject, an auxiliary, 'to', 'and'.
-_WAITERS = ("to", "ll", "will", "must", "can", "may", "d", "not", "t", "still", "just", "and", "or", "then", "they", "we", "you", "i",
-            "he", "she", "it", "that", "which", "who", "should", "would", "could", "might", "stages", "stage", "gpus", "gpu")
+# Words after which 'wait' is the verb: a subject or an auxiliary ('the GPUs wait', 'have to
+# wait'); and, in running speech, a joining word ('sit and wait', 'the ones that wait'), unless a
+# comma or a word of repair follows ('or wait, N-1 chunks', 'and wait actually it is large').
+_WAITERS = ("to", "ll", "will", "must", "can", "may", "d", "not", "t", "still", "just", "they", "we", "you", "i", "he", "she",
+            "which", "who", "should", "would", "could", "might", "stages", "stage", "gpus", "gpu")
+_JOINED_WAITERS = ("and", "then", "that")
+_REPAIR_AFTER_WAIT = r"(?=\s*,|\s+(?:no|nope|sorry|actually|i mean|hmm+|let me|scratch)\b)"
 _CORRECTION = re.compile(
     rf"(?:,\s*|\s+|^|(?<=[\s,]))(?:{_OUTRIGHT}|"
     # 'wait' as a repair, not the verb: 'a stage has to wait for its input', 'they wait until ...',
     # 'bubbles where GPUs wait.' (the word before is read across the space the prefix took)
-    + "".join(rf"(?<!\b{w}\s)" for w in _WAITERS) +
-    r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)(?!\s*(?:[.!?;]|$))|"
+    + "".join(rf"(?<!\b{w}\s)" for w in _WAITERS) + "(?:wait" + _REPAIR_AFTER_WAIT + "|"
+    + "".join(rf"(?<!\b{w}\s)" for w in _JOINED_WAITERS) +
+    r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)(?!\s*(?:[.!?;]|$)))|"
     r"no sorry|sorry|i mean|or rather|no,|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry|i think|i mean|i guess|actually)\b))(?=[\s,:]|$)[,:\s]*",
