@@ -948,6 +948,9 @@ def test_valuing_a_thing_where_it_is_used_says_nothing_of_it(grader, bank):
     assert _clause_substance("Tensor parallelism and pipeline parallelism are both really important techniques that people use "
                              "when training big models on lots of GPUs", m) == 0
     assert _clause_substance("GPUs are very important for modern deep learning", m) == 0
+    # ... nor does valuing nothing in particular
+    assert _clause_substance("large models are really important too", m) == 0
+    assert _clause_substance("it is also very important", m) == 0
     # a reason, a condition or a relation after the valuing is a claim
     assert _clause_substance("quantization is useful for inference since it cuts memory traffic", m) > 0
     assert _clause_substance("pipeline parallelism is useful when the model does not fit on one node", m) > 0
@@ -961,7 +964,7 @@ def test_valuing_a_thing_where_it_is_used_says_nothing_of_it(grader, bank):
     # talk of how much a thing matters, added to a partial answer, earns it nothing more
     q = bank.get("allreduce-deep-dive")
     answer = "All-reduce sums the gradients."
-    padded = answer + " GPUs are very important for modern deep learning, and large models need a lot of hardware."
+    padded = answer + " GPUs are very important for modern deep learning, and large models are really important too."
     rank = {"missed": 0, "partial": 1, "covered": 2}
     plain, more = grader.grade(q, answer), grader.grade(q, padded)
     assert all(rank[b.state] <= rank[a.state] for a, b in zip(plain.checkpoints, more.checkpoints)) and more.score <= plain.score
@@ -1275,8 +1278,8 @@ def test_misspelt_rubric_words_are_read_as_them_and_real_words_are_left_alone():
 
 def test_a_misspelt_answer_earns_what_the_spelt_one_earns(grader, bank):
     q = bank.get("tensor-vs-pipeline-parallelism")
-    right = grader.grade(q, "Tensor parallelism splits individual layers across devices.")
-    typed = grader.grade(q, "Tensor paralelism splits indivdual layers across devices.")
+    right = grader.grade(q, "Tensor parallelism splits individual layers across devices, so every GPU computes a slice of each layer.")
+    typed = grader.grade(q, "Tensor paralelism splits indivdual layers across devices, so every GPU computes a slice of each layer.")
     state = {c.id: c.state for c in right.checkpoints}
     assert state["tp-definition"] == "covered" and {c.id: c.state for c in typed.checkpoints} == state
 
@@ -2331,9 +2334,9 @@ def test_a_short_answer_wrapped_once_reads_as_one_line(wrapped, as_one):
 def test_word_alignment_weighs_the_words_that_tell_a_point_from_the_others(grader):
     # 'tensor parallelism' opens both points; 'weight matrix' is only the first one's. A clause
     # that repeats only the shared words finds less of the first point than a plain average says.
-    from app.scoring.grade import Point, Rubric, _Alignment, _build_windows, clean_for_matching
+    from app.scoring.grade import Point, Rubric, _Alignment, _build_windows, _pieces_to_align, clean_for_matching
 
-    rubric = Rubric("Explain tensor parallelism.", (Point("split", "Tensor parallelism splits each weight matrix across GPUs."),
+    rubric = Rubric("How is a big model shared out over several devices?", (Point("split", "Tensor parallelism splits each weight matrix across GPUs."),
                                                     Point("comm", "Tensor parallelism needs an all-reduce in every layer.")))
     clauses = read_answer("Tensor parallelism is a kind of parallelism. Each weight matrix is cut across the GPUs.")
     windows = _build_windows(clauses, grader.matcher)
@@ -2345,4 +2348,5 @@ def test_word_alignment_weighs_the_words_that_tell_a_point_from_the_others(grade
     plain = float(align.best[0][:, [0]].max(axis=1).mean())
     assert shared_only < plain  # the shared words weigh less than the rest
     assert explained > shared_only
-    assert weights.min() < weights.max() and "matrix" in pieces
+    kept = [pieces[i] for i in _pieces_to_align(tuple(pieces), rubric.prompt)]
+    assert weights[kept.index("tensor")] == weights[kept.index("parallel")] < weights[kept.index("matrix")]

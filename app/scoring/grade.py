@@ -368,6 +368,18 @@ def _without_use_setting(canon: str) -> str:
     return canon
 
 
+_DEGREE = frozenset("also too both so quite pretty super extremely truly definitely especially particularly".split())
+
+
+def _valued_things(canon: str) -> list[str]:
+    """The words of a valuing clause besides the valuing and generic words: what it values, if
+    anything in particular ('tensor cores' in 'tensor cores are very important'; nothing in
+    'large models are really important too')."""
+    words = [t.text for t in tokenize(canon)]
+    return [w for w in words if w not in STOPWORDS and w not in _GENERIC and w not in _SETTING_OPENERS and w not in _DEGREE
+            and not _EVALUATIVE.fullmatch(w)]
+
+
 @lru_cache(maxsize=16384)
 def _clause_substance(text: str, matcher: TermMatcher) -> float:
     """``substance``, and 0 for a list in sentence form: a clause that names rubric terms and
@@ -380,6 +392,9 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
         # Where a thing is valued is no claim about it: 'TP and PP are both really important
         # techniques that people use when training big models on lots of GPUs'.
         canon = _without_use_setting(canon)
+        if not _valued_things(canon):
+            return 0.0  # 'large models are really important too', 'it is also very important'
+
     # Concepts named by their term or by a short form ('bubbles' for pipeline bubbles).
     found = _concepts_at(canon, matcher)
     keys = {key for _, key in found}
