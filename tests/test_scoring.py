@@ -2350,3 +2350,14 @@ def test_word_alignment_weighs_the_words_that_tell_a_point_from_the_others(grade
     assert explained > shared_only
     kept = [pieces[i] for i in _pieces_to_align(tuple(pieces), rubric.prompt)]
     assert weights[kept.index("tensor")] == weights[kept.index("parallel")] < weights[kept.index("matrix")]
+
+
+def test_a_trend_stated_the_other_way_round_earns_nothing(grader, bank):
+    # 'it shrinks as the number of micro-batches grows relative to the number of stages': growing
+    # with the micro-batches, or shrinking with the stages, is the opposite trend.
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    state = lambda answer: next(c.state for c in grader.grade(q, answer).checkpoints if c.id == "pipeline-bubble")  # noqa: E731
+    assert state("The pipeline bubble grows as you add more micro-batches, so you want as few as possible.") == "missed"
+    assert state("Adding more pipeline stages makes the bubble smaller.") == "missed"
+    assert state("The bubble shrinks as you add more micro-batches relative to the number of stages.") != "missed"
+    assert state("The more micro-batches you push through, the smaller the bubble.") != "missed"

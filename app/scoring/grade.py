@@ -989,6 +989,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     copier = _imitation_sides(clean_for_matching(core_text(p.text), matcher))
     if copier is not None:
         against = [a or _copies_the_other_way(w.text, copier) for a, w in zip(against, windows)]
+    # A trend the other way round: 'the bubble grows as you add more micro-batches' against 'it
+    # shrinks as the number of micro-batches grows relative to the number of stages'.
+    trends = covariations(clean_for_matching(core_text(p.text), matcher))
+    if trends:
+        against = [a or _against_trend(w.text, trends) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
@@ -2033,6 +2038,177 @@ def _copies_the_other_way(text: str, copier: tuple[frozenset[str], frozenset[str
     before, after = sides
     ours, theirs = copier
     return bool(before & theirs) and bool(after & ours)
+
+
+# Co-variation: how one quantity moves as another does ('the bubble shrinks as the number of
+# micro-batches grows'). Words of change by direction, past _DIRECTION's: verbs of rising and
+# falling ('rises', 'falls'), of adding and removing, and comparatives ('bigger', 'shorter').
+_UP_WORD = re.compile(r"ris(?:e|es|en|ing)|rose|grow(?:s|n|ing)?|grew|bigger|longer|greater|add(?:s|ed|ing)?|doubl(?:e|es|ed|ing)|climb(?:s|ed|ing)?")
+_DOWN_WORD = re.compile(r"fall(?:s|en|ing)?|fell|shr[iu]nk\w*|shrank|shorter|remov(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|declin(?:e|es|ed|ing)")
+_COMPARATIVE = r"(?:more|fewer|less|bigger|larger|smaller|greater|higher|lower|longer|shorter)(?!\s+\w+ly\b)"  # not 'more importantly'
+_CHANGE_VERB = (r"(?:(?:increas|decreas|reduc|lower|rais|ris|grow|grew|shrink|shrank|shrunk|drop|fall|fell|declin|climb|doubl|halv|cut|add|remov)"
+                r"[a-z]*(?:\s+(?:up|down))?|(?:go|goes|going|went|gone)\s+(?:up|down))(?![\w-])")  # not 'reduce-scatter'
+# An optional negation, then a change: a verb ('grows', 'goes down', 'is reduced') or a light verb
+# and a comparative ('gets smaller', 'is lower').
+_CHANGE = (rf"(?P<neg>(?:(?:does|do|did|will|would|can|is|are)\s+not|never|no longer)\s+)?"
+           rf"(?:(?:gets?|getting|becomes?|becoming|grows?|is|are|stays?)\s+(?:much\s+|even\s+|far\s+|a lot\s+)?(?P<cmp>{_COMPARATIVE})\b|"
+           rf"(?:(?:is|are|gets?)\s+)?(?P<verb>{_CHANGE_VERB}))")
+_OPENER = r"^(?:(?:and|so|but|then|thus|hence|therefore|because|since|also|basically|which means|that means|meaning|while|whereas)\s+)*"
+_QUANTITY = r"(?:the\s+)?(?P<dep>(?:[\w'-]+\s+){0,6}?[\w'-]+)"
+_DIRECTED_GERUND = r"(?:adding|increasing|decreasing|reducing|raising|lowering|doubling|halving|removing)"
+_STATEMENT_END = r"(?=$|,|\s+(?:and|so|but|which)\b)"
+_TRENDS = (
+    # 'the bubble shrinks as you add more micro-batches', 'latency grows with the number of steps',
+    # 'the bubble is reduced by using more micro-batches', 'it gets smaller the more micro-batches you use'
+    re.compile(rf"{_OPENER}{_QUANTITY}\s+{_CHANGE}(?:\s+[a-z]+ly)?,?\s+(?P<how>as|when|whenever|with|by|the(?=\s+{_COMPARATIVE}\b))\s+(?P<ind>.+)$"),
+    # 'as micro-batches grow, the bubble shrinks'; 'with more micro-batches the bubble is smaller'
+    re.compile(rf"{_OPENER}(?P<how>as|when|whenever|with)\s+(?P<ind>[^,]+?)(?:,\s*|\s+(?=the\s))(?:then\s+)?{_QUANTITY}\s+{_CHANGE}{_STATEMENT_END}"),
+    # 'the more micro-batches, the smaller the bubble'
+    re.compile(rf"{_OPENER}the\s+(?P<ind>{_COMPARATIVE}\s+[^,]+?),?\s+the\s+(?P<cmp>{_COMPARATIVE})\s+(?P<obj>.+)$"),
+    # 'larger batches reduce throughput', 'adding more stages makes the bubble bigger'
+    re.compile(rf"{_OPENER}(?P<ind>(?:(?:adding|using|having|{_DIRECTED_GERUND})\s+)?(?:the\s+)?(?:{_COMPARATIVE}|{_DIRECTED_GERUND})(?:\s+[\w'-]+){{1,5}}?)\s+"
+               rf"(?P<neg>(?:does|do|did|will|would|can)\s+not\s+|never\s+)?(?:(?P<verb>{_CHANGE_VERB})\s+(?P<obj>.+)|"
+               rf"(?:makes?|leaves?|keeps?)\s+(?P<dep2>.+?)\s+(?P<cmp>{_COMPARATIVE}){_STATEMENT_END}|"
+               rf"(?:means?|gives?|leads? to|results? in|causes?)\s+(?:an?\s+)?(?P<cmp2>{_COMPARATIVE})\s+(?P<obj3>.+))"),
+    # 'the bubble is inversely proportional to the number of micro-batches', 'memory scales with batch size'
+    re.compile(rf"{_OPENER}{_QUANTITY}\s+(?:is|are)\s+(?:(?!inversely)\w+ly\s+)?(?P<inv>inversely\s+)?(?P<how>proportional)\s+to\s+(?P<ind>.+)$"),
+    re.compile(rf"{_OPENER}{_QUANTITY}\s+(?P<how>scales?)\s+(?:(?!inversely)\w+ly\s+)?(?P<inv>inversely\s+)?(?:\w+ly\s+)?with\s+(?P<ind>.+)$"),
+)
+# Where a quantity's phrase ends: what follows measures it against something else ('micro-batches
+# relative to stages', 'the ratio of stages to micro-batches') or goes on to another claim.
+_QUANTITY_END = re.compile(r",|\b(?:relative to|compared (?:to|with)|than|per|over|divided by|to|versus|vs|and|so|which|because|since|but|whereas|while|"
+                           r"although|though|meaning|thus|hence|if|unless|until|you want|we want)\b")
+# What a quantity is measured against ('micro-batches relative to stages'): it moves the other way.
+_RATIO = re.compile(r"(?:relative to|compared (?:to|with))\s+(?P<of>.+)$")
+# Words that name no quantity of their own: 'the number of micro-batches you use' is micro-batches.
+_NO_QUANTITY = frozenset(content_words("number amount count total level degree lot bit overall whole use have push put run pass become keep leave"))
+_PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|which)$")
+_UP_OR_DOWN = {"up": 1, "down": -1}
+# A subject with a verb or a pronoun in it is a clause, not a quantity: 'the problem is it is huge like it'.
+_CLAUSE_WORD = re.compile(r"\b(?:is|are|was|were|be|been|you|we|i|they|that|which|who|it)\b")
+
+
+def _trend(word: str) -> int:
+    """+1 for a word of growth ('grows', 'more', 'adding'), -1 for one of lessening, else 0."""
+    d = _direction_of_word(word)
+    if d == "<up>" or _UP_WORD.fullmatch(word):
+        return 1
+    if d == "<down>" or _DOWN_WORD.fullmatch(word):
+        return -1
+    return 0
+
+
+def _quantity(phrase: str) -> tuple[frozenset[str], int]:
+    """A quantity's content words, up to where its phrase ends, with no words of change, and the
+    one direction those words state (0: none, or both). A compound is one word: 'micro-batches'
+    is not 'batches', and 'all-reduce' no word of lessening.
+
+    >>> _quantity("you add more micro-batches relative to the stages")
+    (frozenset({'micro-batch'}), 1)
+    """
+    tokens = re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", _QUANTITY_END.split(phrase, maxsplit=1)[0])
+    signs = {_trend(t) for t in tokens} - {0}
+    words = frozenset("-".join(content_words(t)) for t in tokens if not _trend(t)) - {""} - _NO_QUANTITY
+    return words, signs.pop() if len(signs) == 1 else 0
+
+
+@lru_cache(maxsize=16384)
+def covariations(text: str) -> tuple[tuple[frozenset[str], frozenset[str], int], ...]:
+    """(dependent words, independent words, sign) for each co-variation ``text`` states: sign +1
+    when the two move together, -1 when one falls as the other rises. Negated, the sign turns:
+    'does not grow with' is read as the opposite trend, which is all it is weighed against. A
+    pronoun for the dependent stands for the plain subject of the clause before it.
+
+    >>> [(sorted(d), sorted(i), s) for d, i, s in covariations("the bubble shrinks as the number of micro-batch grows relative to the stages")]
+    [(['bubble'], ['micro-batch'], -1), (['bubble'], ['stage'], 1)]
+    >>> signs = lambda text: [s for _, _, s in covariations(text)]
+    >>> signs("the bubble grows as you add more micro-batch"), signs("the more micro-batch, the smaller the bubble")
+    ([1], [-1])
+    >>> signs("latency grows with the number of steps"), signs("larger batches reduce throughput")
+    ([1], [-1])
+    >>> signs("adding more stages makes the bubble smaller"), signs("the bubble does not shrink as you add micro-batch")
+    ([-1], [1])
+    >>> signs("latency goes up as the number of steps grows"), signs("throughput falls as latency rises")
+    ([1], [-1])
+    >>> signs("as micro-batch grow, the bubble shrinks"), signs("it gets smaller the more micro-batch you use")
+    ([-1], [])
+    >>> signs("the bubble is inversely proportional to the micro-batch count"), signs("the cost is proportional to the length")
+    ([-1], [1])
+    >>> [(sorted(d), s) for d, _, s in covariations("the bubble fraction is about p-1 over m+p-1, so it shrinks as micro-batch grow")]
+    [(['bubble', 'fraction'], -1)]
+    >>> covariations("so you want as few as possible"), covariations("it reduces memory as well as compute")
+    ((), ())
+    """
+    out = []
+    for sentence in re.split(r"[;:.!?](?:\s+|$)", text):
+        subject: frozenset[str] = frozenset()
+        for piece in re.finditer(r"[^,]+", sentence):
+            for dep, ind, sign in _covariation(sentence[piece.start() :].strip()):
+                if dep or subject:
+                    out.append((dep or subject, ind, sign))  # 'the bubble fraction is about ..., so it shrinks as ...'
+            subject = _subject_words(piece.group()) or subject
+    return tuple(out)
+
+
+_SUBJECT = re.compile(_OPENER + r"(?:the\s+)?(?P<subj>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:is|are|was|were|has|have)\b")
+
+
+def _subject_words(clause: str) -> frozenset[str]:
+    """The content words of a clause's subject, where it is plainly one: 'the bubble fraction is ...'."""
+    m = _SUBJECT.match(clause.strip())
+    return frozenset(content_words(m["subj"])) - _NO_QUANTITY if m and not _PRONOUN.match(m["subj"]) else frozenset()
+
+
+def _covariation(statement: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
+    """The co-variation a statement opens with (dependent words, empty for a pronoun), and the
+    opposite one with what its independent is measured against, if anything."""
+    for rx in _TRENDS:
+        m = rx.match(statement)
+        if m is None:
+            continue
+        g = m.groupdict()
+        # (a dependent before its change is all one quantity; one after it, up to where it ends)
+        dep_phrase = g.get("dep") or g.get("dep2") or _QUANTITY_END.split(g.get("obj") or g.get("obj3") or "", maxsplit=1)[0]
+        if _PRONOUN.match(dep_phrase):
+            dep_phrase = ""
+        elif _CLAUSE_WORD.search(dep_phrase):
+            return []
+        dep, dep_sign = _quantity(dep_phrase)
+        ind, ind_sign = _quantity(g["ind"])
+        change = (g.get("cmp") or g.get("cmp2") or g.get("verb") or "").split()
+        moves = (_trend(change[0]) or _UP_OR_DOWN.get(change[-1], 0)) if change else 0  # 'goes down' is down
+        if g.get("how") in ("proportional", "scale", "scales"):
+            moves, ind_sign = (-1 if g["inv"] else 1), 1
+        elif g.get("how") == "with" and not ind_sign:
+            ind_sign = 1  # 'grows with the number of steps': with more of them
+        if not moves or not ind_sign or dep_sign or not ind or (dep and not dep - ind):
+            return []
+        sign = moves * ind_sign * (-1 if g.get("neg") else 1)
+        # 'shrinks as micro-batches grow relative to stages': it grows as the stages do
+        end = _QUANTITY_END.search(g["ind"])
+        ratio = _RATIO.match(g["ind"], end.start()) if end else None
+        against = _quantity(ratio["of"])[0] - ind if ratio else frozenset()
+        return [(dep, ind, sign)] + ([(dep, against, -sign)] if against else [])
+    return []
+
+
+def _against_trend(text: str, trends: tuple[tuple[frozenset[str], frozenset[str], int], ...]) -> bool:
+    """Whether ``text`` states one of a checkpoint's co-variations (see ``covariations``) the other
+    way round: of the same quantity (the words of one independent all among the other's: 'steps'
+    for 'sequential steps'; not 'larger batches' for 'micro-batches'), of a dependent sharing a
+    word, with the opposite sign.
+
+    >>> trends = covariations("the bubble fraction is about p-1 over m+p-1, so it shrinks as the number of micro-batch grows")
+    >>> _against_trend("the pipeline bubble grows as you add more micro-batch", trends)
+    True
+    >>> _against_trend("the more micro-batch you push through, the smaller the bubble", trends)
+    False
+    >>> _against_trend("the bubble grows as you add more stages", trends), _against_trend("larger batches make the bubble bigger", trends)
+    (False, False)
+    >>> _against_trend("utilization grows with more micro-batch", trends)
+    False
+    """
+    return any(s != cs and (ci <= i or i <= ci) and d & cd for d, i, s in covariations(text) for cd, ci, cs in trends)
 
 
 def _word_marks(text: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
