@@ -986,12 +986,13 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         against = [a or any(cp_roles.get((c, what), rel) != rel for c, rel, what in role_bindings(w.text, matcher)) for a, w in zip(against, windows)]
     # Who copies whom swapped: 'the large teacher is trained to mimic the small student' against
     # 'a smaller student is trained to mimic a large teacher's outputs'.
-    copier = _imitation_sides(clean_for_matching(core_text(p.text), matcher))
+    core = clean_for_matching(core_text(p.text), matcher)
+    copier = _imitation_sides(core)
     if copier is not None:
         against = [a or _copies_the_other_way(w.text, copier) for a, w in zip(against, windows)]
     # A trend the other way round: 'the bubble grows as you add more micro-batches' against 'it
     # shrinks as the number of micro-batches grows relative to the number of stages'.
-    trends = covariations(clean_for_matching(core_text(p.text), matcher))
+    trends = covariations(core)
     if trends:
         against = [a or _against_trend(w.text, trends) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
@@ -1868,11 +1869,14 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
     plain = () if pair else _plain_pair(clean_for_matching(rubric.prompt, matcher))
     texts = [clean_for_matching(" ".join((core_text(p.text), *p.aliases)), matcher) for p in rubric.checkpoints]
     whole = [words(t) for t in texts]
+    cores = [clean_for_matching(core_text(p.text), matcher) for p in rubric.checkpoints]
+    # the numbered part a checkpoint opens on ('Stage 1 splits ...'), if any
+    leads = [parts[0][1] if (parts := _numbered_parts(c)) and parts[0][0] == 0 else None for c in cores]
     out = []
     for k, (subject, siblings) in enumerate(subjects):
         bindings = [(subject, siblings, whole[k] - whole[j], whole[j] - whole[k]) for j, (other, _) in enumerate(subjects)
                     if subject and other in siblings and other != subject]
-        canon = clean_for_matching(core_text(rubric.checkpoints[k].text), matcher)
+        canon = cores[k]
         keys = list(dict.fromkeys(key for _, key in _concepts_at(canon, matcher) if key in topics))
         pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if _same_head(a, b, matcher) or {a, b} == asked]
         if len(pairs) != 1 and plain and all(_mentions(canon, {key}, matcher) for key in plain):
@@ -1881,25 +1885,23 @@ def _sibling_contrasts(rubric: Rubric, matcher: TermMatcher) -> tuple[tuple[tupl
             openers = _parallel_openers(canon, matcher)
             if len(openers) == 2 and _term_words(openers[0], matcher) & _term_words(openers[1], matcher):
                 pairs = [tuple(openers)]  # two kinds of one thing: 'Nsight Systems ..., and Nsight Compute ...'
-        numbered = list(dict.fromkeys(key for _, key in _numbered_parts(canon)))
+        parts = _numbered_parts(canon)
+        numbered = list(dict.fromkeys(key for _, key in parts))
         if len(pairs) != 1 and len(numbered) >= 2:
             # Numbered parts side by side: 'stage 1 shards optimizer states, stage 2 also shards
             # gradients, and stage 3 also shards parameters'.
-            named = _numbered_parts(canon)
             said = {key: frozenset() for key in numbered}
-            for i, (pos, key) in enumerate(named):
-                end = next((q for q, other in named[i + 1 :] if other != key), len(canon))
+            for i, (pos, key) in enumerate(parts):
+                end = next((q for q, other in parts[i + 1 :] if other != key), len(canon))
                 said[key] |= words(_NUMBERED.sub(" ", canon[pos:end]))
             for key in numbered:
                 rest = frozenset().union(*(said[o] for o in numbered if o != key))
                 bindings.append((key, frozenset(numbered) - {key}, said[key] - rest, rest - said[key]))
-        elif (opening := _numbered_parts(canon)[:1]) and opening[0][0] == 0:
+        elif (key := leads[k]) is not None:
             # A point about one numbered part, beside points about the others ('Stage 1 splits the
             # optimizer states ...' / 'Stage 3 also splits the parameters ...').
-            key = opening[0][1]
-            others = {j: o[0][1] for j, t in enumerate(rubric.checkpoints) if j != k
-                      and (o := _numbered_parts(clean_for_matching(core_text(t.text), matcher))[:1]) and o[0][0] == 0 and o[0][1] != key
-                      and o[0][1].rstrip("0123456789") == key.rstrip("0123456789")}
+            others = {j: lead for j, lead in enumerate(leads) if j != k and lead is not None and lead != key
+                      and lead.rstrip("0123456789") == key.rstrip("0123456789")}
             if others:
                 mine = _word_marks(_NUMBERED.sub(" ", texts[k]))  # (what the parts hold are no names to leave out)
                 rest = frozenset().union(*(_word_marks(_NUMBERED.sub(" ", texts[j])) for j in others))

@@ -270,13 +270,17 @@ _COUNTERFACTUAL = re.compile(r"^(?:(?:and|but|so|because|since)\s+)?without\s+(?
                              r"([\w-]+(?:\s+(?!every\b|each\b|only\b|all\b|the\b|a\b|an\b|you\b|we\b|it\b|they\b|there\b|one\b)[\w-]+)?)")
 
 
+def _stance_of_either(clause: str, reference: str, clause_negated: bool) -> int:
+    """``stance``, but the opposite word said of the other of two terminals agrees: 'separated
+    from the negative terminal' says 'connected to the positive one' ('a gap between the bulb and
+    the battery' is no other place than 'within a path': only the terminals count)."""
+    s = stance(clause, reference, clause_negated=clause_negated)
+    return AGREE if s == OPPOSE and _other_alternative(clause, reference, ALTERNATIVES[:1]) else s
+
+
 def _against_counterfactual(clause: str, reference: str, absent: str, clause_negated: bool) -> bool:
     """Whether the clause says that what happens without ``absent`` happens with it as well."""
-    s = stance(clause, reference, clause_negated=clause_negated)
-    if s == OPPOSE and _other_alternative(clause, reference, ALTERNATIVES[:1]):
-        # 'separated from the negative terminal' says 'connected to the positive one' (of two
-        # terminals; 'a gap between the bulb and the battery' is no other place than 'within a path')
-        return False
+    s = _stance_of_either(clause, reference, clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
     missing, words = set(content_words(absent)), set(content_words(clause))
@@ -313,11 +317,7 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
     ref_negated = negated(reference)
     if clause_negated != ref_negated and _other_alternative(clause, reference):
         return False  # 'connected to the positive terminal' says 'not connected to the negative one'
-    s = stance(clause, reference, clause_negated=clause_negated)
-    if s == OPPOSE and _other_alternative(clause, reference, ALTERNATIVES[:1]):
-        # 'separated from the negative terminal' says 'connected to the positive one' (of two
-        # terminals; 'a gap between the bulb and the battery' is no other place than 'within a path')
-        return False
+    s = _stance_of_either(clause, reference, clause_negated)
     if s != UNKNOWN:
         return s == OPPOSE
     if not ref_negated and _PROMPT.search(reference.lower()):
