@@ -358,6 +358,35 @@ def test_agreeing_negation_earns_credit(grader):
     assert agree.score > oppose.score
 
 
+def test_another_labelled_thing_in_place_of_the_checkpoints_own_earns_nothing(grader):
+    """'terminal 5' where the point says 'terminal 4' is a different claim, however close the words."""
+    q = _one_point("Voltage reading", "Why does the voltmeter read 0 between terminal 4 and the positive battery terminal?",
+                   "Terminal 4 and the positive terminal are connected.")
+    states = [grader.grade(q, a).checkpoints[0].state for a in (
+        "terminal 4 is connected to the positive battery terminal",
+        "terminal 5 is connected to the positive battery terminal",
+        "terminals 4 and 5 are both connected to the positive terminal",  # names the point's own as well
+        "terminal 5 is in a separate path, but terminal 4 is connected to the positive terminal",
+    )]
+    assert states == ["covered", "missed", "covered", "covered"]
+
+
+def test_labels_are_names_not_counts_articles_or_conditions():
+    from app.scoring.grade import _labels, _swaps_label
+
+    assert _labels("terminals 1 and 4 are connected") == {"terminal": {"1", "4"}}
+    assert _labels("bulbs A, B and C are in the same path".lower()) == {"bulb": {"a", "b", "c"}}
+    assert _labels("stages 1 and 2 move as much data as plain data parallelism") == {"stage": {"1", "2"}}
+    # a count, an article, a ratio, a value and what a condition supposes are no labels
+    assert _labels("with 2 gpus inside a node, 2:4 sparsity gives roughly 1.5x") == {}
+    assert _labels("if bulb a burns out, b and c are no longer in a closed path") == {}
+    ref = _labels("stage 1 shards the optimizer states")
+    assert _swaps_label("stage 2 shards the optimizer states", ref)
+    assert not _swaps_label("stage 1 and stage 2 both shard the optimizer states", ref)
+    # another one said to stand apart speaks of the contrast ('bulb c is in its own path')
+    assert not _swaps_label("bulb c is in its own path", _labels("bulbs a and b are still in closed paths"))
+
+
 def test_not_doing_what_a_checkpoint_says_is_avoided_agrees_with_it(grader):
     from app.scoring.polarity import contradicts
 

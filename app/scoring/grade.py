@@ -995,6 +995,11 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     trends = covariations(core)
     if trends:
         against = [a or _against_trend(w.text, trends) for a, w in zip(against, windows)]
+    # Another labelled thing in place of the checkpoint's own: 'terminal 1 is connected to terminal 6' against
+    # 'terminals 1 and 4 are connected'.
+    labelled = _labels(core)
+    if labelled:
+        against = [a or _swaps_label(w.text, labelled) for a, w in zip(against, windows)]
     # A statement about a sibling concept is no evidence for this one: 'pipeline parallelism
     # splits each layer's weight matrices' does not define tensor parallelism, however close.
     subject, siblings = _point_subject(p.text, matcher)
@@ -1088,6 +1093,41 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
         "length": min(1.0, len(said) / 20),
     }
     return feats, best, sorted(more, key=lambda i: windows[i].start)[:2]
+
+
+# A number or a letter that names one of several things ('terminal 4', 'bulbs A and C'); 'a' only
+# where no noun follows it, as an article's would ('inside a node').
+_AFTER_A = (r"(?=\s*(?:$|[,.;:!?)]|(?:and|or|is|are|was|were|will|would|has|have|had|does|do|did|can|could|should|must|may|might|"
+            r"stays?|remains?|burns?|lights?|goes|creates?|becomes?|gets?|in|on|at|to|with|from|because|so|but|which|that)\b))")
+_LABEL = rf"(?:[0-9]+|[b-h]|a{_AFTER_A})(?![\w.%:/-])"
+_LABELLED = re.compile(rf"\b([a-z]{{3,}}?)s?\s+({_LABEL}(?:\s*(?:,|and|or|&)\s*{_LABEL})*)")
+_NOT_LABELLED = frozenset("with than to from and or for of in on at by is are was were be has have had each every about over under into per "
+                          "around top only just least most plus minus times between among the".split())
+# A labelled thing said to stand apart ('bulb C is in a separate path') speaks of the contrast, not in place of the reference's.
+_APART = re.compile(r"\b(?:separate|own|different|independent|alone|itself|isolated)\b")
+
+
+@lru_cache(maxsize=4096)
+def _labels(text: str) -> dict[str, frozenset[str]]:
+    """The labelled things a text names, by kind: 'terminals 1 and 4' -> {'terminal': {'1', '4'}}
+    (cached: not to be changed by the caller)."""
+    out: dict[str, set[str]] = {}
+    text = _IF_CLAUSE.sub(" ", text)  # a condition names what it supposes, not what is said of it
+    for m in _LABELLED.finditer(text):
+        kind = m.group(1)
+        if kind in _NOT_LABELLED or kind.endswith("ly"):
+            continue
+        out.setdefault(kind, set()).update(x for x in re.split(r"\s*(?:,|\band\b|\bor\b|&)\s*", m.group(2)) if x)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _swaps_label(text: str, ref: dict[str, frozenset[str]]) -> bool:
+    """Whether the text names, of a kind of thing the reference labels, another one in place of
+    one of the reference's ('terminal 6' where the reference has 'terminal 4')."""
+    said = _labels(text)
+    if _APART.search(text):
+        return False
+    return any((labels - said[k]) and (said[k] - labels) for k, labels in ref.items() if k in said)
 
 
 class _Alignment:
