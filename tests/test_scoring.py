@@ -1334,6 +1334,26 @@ def test_a_consequence_drawn_from_a_wrong_claim_earns_nothing(grader, bank, answ
     assert {c.id: c.state for c in result.checkpoints}["tp-definition"] == "missed"
 
 
+def test_the_headline_a_wrong_claim_spells_out_after_a_colon_falls_with_it(grader):
+    from app.scoring.grade import _build_windows, _what_it_spells_out
+
+    said = ("Arithmetic intensity is a hardware spec: it's the GPU's peak FLOP/s divided by its memory bandwidth. "
+            "The roofline model compares kernels: memory-bound ones sit under the slope.")
+    clauses = read_answer(said)
+    windows = _build_windows(clauses, grader.matcher)
+    assert [clauses[i].text for i in sorted(_what_it_spells_out({1}, clauses, windows, frozenset(), grader.matcher, said))] == [
+        "Arithmetic intensity is a hardware spec"]
+    # not across a sentence, nor without a colon, nor when the claim turns to a topic the headline did not name
+    assert _what_it_spells_out({2}, clauses, windows, frozenset(), grader.matcher, said) == set()
+    said = "Pipeline parallelism is simple, tensor parallelism puts whole layers on each GPU."
+    clauses = read_answer(said)
+    assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()
+    said = "Pipeline parallelism is simple: tensor parallelism puts whole layers on each GPU."
+    clauses = read_answer(said)
+    topics = frozenset({"tensorparallelism", "pipelineparallelism"})
+    assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), topics, grader.matcher, said) == set()
+
+
 def test_a_clause_after_a_wrong_claim_that_turns_to_another_topic_keeps_its_credit(grader, bank):
     answer = ("In tensor parallelism each GPU runs its own group of whole layers, so pipeline parallelism sends the activations "
               "point-to-point from one stage to the next.")

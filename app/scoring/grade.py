@@ -902,6 +902,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
     # InfiniBand, since it scales' earns nothing for the placement checkpoint, joined or not.
     wrong_clauses = {c for i in wrong_windows for c in windows[i].clauses}
     wrong_clauses |= _what_follows_from(wrong_clauses, clauses, windows, subjects, matcher, answer)
+    wrong_clauses |= _what_it_spells_out(wrong_clauses, clauses, windows, subjects, matcher, answer)
     wrong_clauses |= _said_again(wrong_clauses, windows)
     wrong_windows |= {i for i, w in enumerate(windows) if wrong_clauses & set(w.clauses)}
 
@@ -1795,6 +1796,24 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
 
 
 _REASON = re.compile(r"^(?:(?:and|but)\s+)?(?:because|since)\b")
+
+
+def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
+                        answer: str) -> set[int]:
+    """The clause a wrong claim spells out after a colon ('arithmetic intensity is a hardware spec:
+    it's the GPU's peak FLOP/s divided by its bandwidth'; 'pruning is the easy win: zero half the
+    weights anywhere and it runs twice as fast'): the headline says in short what the claim says
+    in full, and stands or falls with it. Not when the claim turns to a topic of the rubric the
+    headline did not name. ``answer``: the text the clauses' offsets point into."""
+    text = _clause_texts(windows)
+    out = set()
+    for c in sorted(wrong):
+        head = c - 1
+        if head < 0 or head in wrong or head not in text or c not in text or clauses[head].sentence != clauses[c].sentence:
+            continue
+        if ":" in answer[clauses[head].end:clauses[c].start] and not (_subjects(text[c], matcher) & topics) - _subjects(text[head], matcher):
+            out.add(head)
+    return out
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
