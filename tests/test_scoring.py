@@ -323,10 +323,6 @@ def test_reported_views_are_flagged():
         ("bulb a is in a closed path and not affected by switch y", "bulb a is still in a closed path with the battery", True, False),
         ("fusion keeps intermediates in registers and does not write them to hbm", "fusion keeps intermediates on chip", True, False),
         ("fusion keeps intermediates in registers and does not save any memory traffic", "fusion saves memory traffic", True, True),
-        # ... and so does one on a second clause with a subject of its own
-        ("the two negative ends are facing each other and the current cannot get out", "the negative terminals are facing each other", True, False),
-        ("the stages are balanced and the bubble does not shrink", "the bubble shrinks with more micro-batches", True, True),
-        ("terminal 1 and the positive terminal are not connected", "terminal 1 and the positive terminal are connected", True, True),
         # a verb that keeps something from happening denies it: 'prevents the path from being closed' says it is open
         ("it prevents the path from being closed", "the open switch creates a gap", False, False),
         ("the switch keeps the path closed", "the open switch creates a gap", False, True),

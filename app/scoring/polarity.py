@@ -358,9 +358,6 @@ _SCOPE_END = re.compile(r"[,;:.!?()]|\b(?:but|so|because|since|while|whereas|alt
 _SECOND_PREDICATE_DENIED = re.compile(
     r"\w+\W+(?:\w+\W+)?(?:and|but)\s+(?:(?:it|they|is|are|was|were|does|do|did|has|have|can|will|would|also)\s+){0,2}"
     r"(?:not|never|no|\w+n'?t)\b"
-    # ... or of a second clause with a subject of its own: '... facing each other and the electricity cannot get out'
-    r"|\w+\W+(?:\w+\W+)?(?:and|but)\s+(?:the|a|an|its|their|his|her|this|that|these|those)\s+(?:[\w-]+\s+){1,2}"
-    r"(?:(?:is|are|was|were|does|do|did|has|have|had|can|will|would|could|should|must|may|might)\s+)?(?:not|never|cannot|\w+n'?t)\b"
 )
 
 
