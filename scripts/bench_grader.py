@@ -91,14 +91,15 @@ def main() -> None:
         print(f"{threads} grading threads, 100-word answers: {len(answers) / elapsed:.1f} answers/s")
     print(f"peak RSS after the 100- and 500-word answers {rss_mb():.0f} MB")
     # The longest answer the app accepts (20,000 characters), written to be hard to read: one
-    # real answer, then runs of negations, fillers, repairs and clause openers.
+    # real answer, then runs of negations, fillers, repairs and clause openers, and a negation
+    # followed by one endless word (a pattern that may start inside a word is quadratic on it).
     worst = 0.0
-    for unit in (q.model_answer + " ", "doesn't ", "can't ", "no ", "without ", "um ", "and not ", "that weren't ", "no wait ", "because ", "people say "):
-        answer = (unit * (20_000 // len(unit) + 1))[:20_000]
+    units = (q.model_answer + " ", "doesn't ", "can't ", "no ", "without ", "um ", "and not ", "that weren't ", "no wait ", "because ", "people say ")
+    for answer in [(unit * (20_000 // len(unit) + 1))[:20_000] for unit in units] + [("Tensor parallelism does not " + "a" * 20_000)[:20_000]]:
         t = time.perf_counter()
         grader.grade(q, answer)
         worst = max(worst, time.perf_counter() - t)
-    print(f"20,000-character answers (the model answer repeated; runs of negations, fillers, repairs): slowest {worst:.2f} s, "
+    print(f"20,000-character answers (the model answer repeated; runs of negations, fillers, repairs; one endless word): slowest {worst:.2f} s, "
           f"peak RSS {rss_mb():.0f} MB")
 
 

@@ -356,7 +356,7 @@ def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bo
 _SCOPE_END = re.compile(r"[,;:.!?()]|\b(?:but|so|because|since|while|whereas|although|though|which|and|then|if|when)\b")
 # A negation on a second, coordinated predicate: '... and not affected by Y', '..., but doesn't Z'.
 _SECOND_PREDICATE_DENIED = re.compile(
-    r"\w+\W+(?:\w+\W+)?(?:and|but)\s+(?:(?:it|they|is|are|was|were|does|do|did|has|have|can|will|would|also)\s+){0,2}"
+    r"\b\w+\W+(?:\w+\W+)?(?:and|but)\s+(?:(?:it|they|is|are|was|were|does|do|did|has|have|can|will|would|also)\s+){0,2}"
     r"(?:not|never|no|\w+n'?t)\b"
 )
 
