@@ -1345,6 +1345,11 @@ def test_the_headline_a_wrong_claim_spells_out_after_a_colon_falls_with_it(grade
         "Arithmetic intensity is a hardware spec"]
     # not across a sentence, nor without a colon, nor when the claim turns to a topic the headline did not name
     assert _what_it_spells_out({2}, clauses, windows, frozenset(), grader.matcher, said) == set()
+    # a colon that opens a claim of its own leaves the headline standing
+    for said in ("Pipeline parallelism splits the layers into stages: every GPU is busy all the time.",
+                 "Tensor parallelism needs an all-reduce in every layer: that is why it runs across nodes."):
+        clauses = read_answer(said)
+        assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()
     said = "Pipeline parallelism is simple, tensor parallelism puts whole layers on each GPU."
     clauses = read_answer(said)
     assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()

@@ -1800,20 +1800,28 @@ _REASON = re.compile(r"^(?:(?:and|but)\s+)?(?:because|since)\b")
 
 def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
                         answer: str) -> set[int]:
-    """The clause a wrong claim spells out after a colon ('arithmetic intensity is a hardware spec:
-    it's the GPU's peak FLOP/s divided by its bandwidth'; 'pruning is the easy win: zero half the
-    weights anywhere and it runs twice as fast'): the headline says in short what the claim says
-    in full, and stands or falls with it. Not when the claim turns to a topic of the rubric the
-    headline did not name. ``answer``: the text the clauses' offsets point into."""
+    """The clause a wrong claim spells out after a colon, saying what it is ('arithmetic intensity
+    is a hardware spec: it's the GPU's peak FLOP/s divided by its bandwidth'): the headline says in
+    short what the claim says in full, and stands or falls with it. Not when the claim turns to a
+    topic of the rubric the headline did not name, nor when the colon opens a claim of its own
+    ('PP splits the layers into stages: every GPU is busy all the time'). ``answer``: the text the
+    clauses' offsets point into."""
     text = _clause_texts(windows)
     out = set()
     for c in sorted(wrong):
         head = c - 1
         if head < 0 or head in wrong or head not in text or c not in text or clauses[head].sentence != clauses[c].sentence:
             continue
-        if ":" in answer[clauses[head].end:clauses[c].start] and not (_subjects(text[c], matcher) & topics) - _subjects(text[head], matcher):
+        if (":" in answer[clauses[head].end:clauses[c].start] and _SPELLED_OUT.match(clauses[c].text.lower())
+                and not (_subjects(text[c], matcher) & topics) - _subjects(text[head], matcher)):
             out.add(head)
     return out
+
+
+# What a colon opens that says what the headline's subject is ('...: it's the GPU's peak FLOP/s
+# divided by its bandwidth'), not a claim of its own ('...: every GPU is busy all the time', '...:
+# that is why it runs across nodes', '...: it also cuts the FLOPs').
+_SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
