@@ -377,12 +377,16 @@ def test_labels_are_names_not_counts_articles_or_conditions():
     assert _labels("terminals 1 and 4 are connected") == {"terminal": {"1", "4"}}
     assert _labels("bulbs A, B and C are in the same path".lower()) == {"bulb": {"a", "b", "c"}}
     assert _labels("stages 1 and 2 move as much data as plain data parallelism") == {"stage": {"1", "2"}}
+    assert _labels("switches x and y are open; terminals 4, 5, and 6 are connected to terminal 1.") == {
+        "switch": {"x", "y"}, "terminal": {"1", "4", "5", "6"}}
     # a count, an article, a ratio, a value and what a condition supposes are no labels
     assert _labels("with 2 gpus inside a node, 2:4 sparsity gives roughly 1.5x") == {}
     assert _labels("if bulb a burns out, b and c are no longer in a closed path") == {}
-    ref = _labels("stage 1 shards the optimizer states")
-    assert _swaps_label("stage 2 shards the optimizer states", ref)
-    assert not _swaps_label("stage 1 and stage 2 both shard the optimizer states", ref)
+    ref = _labels("stage 3 shards the parameters")
+    assert _swaps_label("stage 1 shards the parameters", ref)
+    assert not _swaps_label("stage 3 and stage 1 both shard the parameters", ref)
+    # the reference's own named however it is written ('bulb a also ...' where 'a' might be an article)
+    assert not _swaps_label("bulb a also stays in a closed path with the battery and bulb c", _labels("bulb a is still in a closed path."))
     # another one said to stand apart speaks of the contrast ('bulb c is in its own path')
     assert not _swaps_label("bulb c is in its own path", _labels("bulbs a and b are still in closed paths"))
 

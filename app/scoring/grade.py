@@ -1096,39 +1096,52 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
     return feats, best, sorted(more, key=lambda i: windows[i].start)[:2]
 
 
-# A number or a letter that names one of several things ('terminal 4', 'bulbs A and C'); 'a' only
-# where no noun follows it, as an article's would ('inside a node').
-_AFTER_A = (r"(?=\s*(?:$|[,.;:!?)]|(?:and|or|is|are|was|were|will|would|has|have|had|does|do|did|can|could|should|must|may|might|"
+# A number or a letter that names one of several things ('terminal 4', 'bulbs A and C', 'switch
+# X'); 'a' only where no noun follows it, as an article's would ('inside a node'), unless asked
+# whether a text may name it at all ('bulb A also stays ...'). Not a value: '1.5x', '50%', '2:4'.
+_AFTER_A = (r"(?=\s*(?:$|[,.;:!?)']|(?:and|or|is|are|was|were|will|would|has|have|had|does|do|did|can|could|should|must|may|might|"
             r"stays?|remains?|burns?|lights?|goes|creates?|becomes?|gets?|in|on|at|to|with|from|because|so|but|which|that)\b))")
-_LABEL = rf"(?:[0-9]+|[b-h]|a{_AFTER_A})(?![\w.%:/-])"
-_LABELLED = re.compile(rf"\b([a-z]{{3,}}?)s?\s+({_LABEL}(?:\s*(?:,|and|or|&)\s*{_LABEL})*)")
+_LABEL_END = r"(?![\w%:/-]|\.\d)"
+_LIST_SEP = r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+"
+_LABELLED = {loose: re.compile(rf"\b([a-z]{{3,}})\s+((?:{label}){_LABEL_END}(?:(?:{_LIST_SEP})(?:{label}){_LABEL_END})*)")
+             for loose, label in ((False, rf"[0-9]+|[b-hx-z]|a{_AFTER_A}"), (True, r"[0-9]+|[a-hx-z]"))}
 _NOT_LABELLED = frozenset("with than to from and or for of in on at by is are was were be has have had each every about over under into per "
                           "around top only just least most plus minus times between among the".split())
-# A labelled thing said to stand apart ('bulb C is in a separate path') speaks of the contrast, not in place of the reference's.
-_APART = re.compile(r"\b(?:separate|own|different|independent|alone|itself|isolated)\b")
+# A labelled thing said to stand apart ('bulb C is in a separate path', 'bulb B is on its own')
+# speaks of the contrast, not in place of the reference's.
+_APART = re.compile(r"\b(?:separate|own|different|independent)\s+(?:\w+\s+)?(?:path|pathway|circuit|loop|branch)s?\b|"
+                    r"\bon (?:its|their) own\b|\balone\b|\bby (?:itself|themselves)\b|\bisolated\b")
+
+
+def _singular(word: str) -> str:
+    """'switches' -> 'switch', 'terminals' -> 'terminal', 'process' stays."""
+    if re.search(r"(?:ss|x|ch|sh|z)es$", word):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
 
 
 @lru_cache(maxsize=4096)
-def _labels(text: str) -> dict[str, frozenset[str]]:
+def _labels(text: str, loose: bool = False) -> dict[str, frozenset[str]]:
     """The labelled things a text names, by kind: 'terminals 1 and 4' -> {'terminal': {'1', '4'}}
-    (cached: not to be changed by the caller)."""
+    (cached: not to be changed by the caller). ``loose``: every 'a' after a noun counts."""
     out: dict[str, set[str]] = {}
     text = _IF_CLAUSE.sub(" ", text)  # a condition names what it supposes, not what is said of it
-    for m in _LABELLED.finditer(text):
-        kind = m.group(1)
+    for m in _LABELLED[loose].finditer(text):
+        kind = _singular(m.group(1))
         if kind in _NOT_LABELLED or kind.endswith("ly"):
             continue
-        out.setdefault(kind, set()).update(x for x in re.split(r"\s*(?:,|\band\b|\bor\b|&)\s*", m.group(2)) if x)
+        out.setdefault(kind, set()).update(x.strip() for x in re.split(_LIST_SEP, m.group(2)) if x.strip())
     return {k: frozenset(v) for k, v in out.items()}
 
 
 def _swaps_label(text: str, ref: dict[str, frozenset[str]]) -> bool:
     """Whether the text names, of a kind of thing the reference labels, another one in place of
-    one of the reference's ('terminal 6' where the reference has 'terminal 4')."""
-    said = _labels(text)
+    one of the reference's ('terminal 6' where the reference has 'terminal 4') and not the
+    reference's own as well."""
     if _APART.search(text):
         return False
-    return any((labels - said[k]) and (said[k] - labels) for k, labels in ref.items() if k in said)
+    said, named = _labels(text), _labels(text, loose=True)
+    return any((said[k] - labels) and (labels - named.get(k, frozenset())) for k, labels in ref.items() if k in said)
 
 
 class _Alignment:
