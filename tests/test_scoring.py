@@ -382,11 +382,13 @@ def test_labels_are_names_not_counts_articles_or_conditions():
     # a count, an article, a ratio, a value and what a condition supposes are no labels
     assert _labels("with 2 gpus inside a node, 2:4 sparsity gives roughly 1.5x") == {}
     assert _labels("if bulb a burns out, b and c are no longer in a closed path") == {}
+    assert _labels("the cache grows with batch size x sequence length, e.g. stage 1 of zero") == {"stage": {"1"}}
     ref = _labels("stage 3 shards the parameters")
     assert _swaps_label("stage 1 shards the parameters", ref)
     assert not _swaps_label("stage 3 and stage 1 both shard the parameters", ref)
     # the reference's own named however it is written ('bulb a also ...' where 'a' might be an article)
     assert not _swaps_label("bulb a also stays in a closed path with the battery and bulb c", _labels("bulb a is still in a closed path."))
+    assert _swaps_label("bulb c and a wire are still in a closed path", _labels("bulb a is still in a closed path."))
     # another one said to stand apart speaks of the contrast ('bulb c is in its own path')
     assert not _swaps_label("bulb c is in its own path", _labels("bulbs a and b are still in closed paths"))
 
@@ -1351,6 +1353,7 @@ def test_the_headline_a_wrong_claim_spells_out_after_a_colon_falls_with_it(grade
     assert _what_it_spells_out({2}, clauses, windows, frozenset(), grader.matcher, said) == set()
     # a colon that opens a claim of its own leaves the headline standing
     for said in ("Pipeline parallelism splits the layers into stages: every GPU is busy all the time.",
+                 "Pipeline parallelism splits the layers into stages: it is bubble-free.",  # the headline says no 'is'
                  "Tensor parallelism needs an all-reduce in every layer: that is why it runs across nodes."):
         clauses = read_answer(said)
         assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()

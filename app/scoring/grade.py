@@ -1101,12 +1101,14 @@ def checkpoint_features(k, p, windows, sims, cp_sim, prompt_sim, facet_refs, wro
 # whether a text may name it at all ('bulb A also stays ...'). Not a value: '1.5x', '50%', '2:4'.
 _AFTER_A = (r"(?=\s*(?:$|[,.;:!?)']|(?:and|or|is|are|was|were|will|would|has|have|had|does|do|did|can|could|should|must|may|might|"
             r"stays?|remains?|burns?|lights?|goes|creates?|becomes?|gets?|in|on|at|to|with|from|because|so|but|which|that)\b))")
-_LABEL_END = r"(?![\w%:/-]|\.\d)"
+_LABEL_END = r"(?![\w%:/-]|\.\w)"
 _LIST_SEP = r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+"
-_LABELLED = {loose: re.compile(rf"\b([a-z]{{3,}})\s+((?:{label}){_LABEL_END}(?:(?:{_LIST_SEP})(?:{label}){_LABEL_END})*)")
-             for loose, label in ((False, rf"[0-9]+|[b-hx-z]|a{_AFTER_A}"), (True, r"[0-9]+|[a-hx-z]"))}
+# ('x' too is a label only where no noun follows: 'batch size x sequence length' multiplies)
+_STRICT_LABEL = rf"[0-9]+|[b-hy-z]|[ax]{_AFTER_A}"
+_LABELLED = {loose: re.compile(rf"\b([a-z]{{3,}})\s+((?:{first}){_LABEL_END}(?:(?:{_LIST_SEP})(?:{_STRICT_LABEL}){_LABEL_END})*)")
+             for loose, first in ((False, _STRICT_LABEL), (True, r"[0-9]+|[a-hx-z]"))}
 _NOT_LABELLED = frozenset("with than to from and or for of in on at by is are was were be has have had each every about over under into per "
-                          "around top only just least most plus minus times between among the".split())
+                          "around top only just least most plus minus times between among the size".split())
 # A labelled thing said to stand apart ('bulb C is in a separate path', 'bulb B is on its own')
 # speaks of the contrast, not in place of the reference's.
 _APART = re.compile(r"\b(?:separate|own|different|independent)\s+(?:\w+\s+)?(?:path|pathway|circuit|loop|branch)s?\b|"
@@ -1117,6 +1119,8 @@ def _singular(word: str) -> str:
     """'switches' -> 'switch', 'terminals' -> 'terminal', 'process' stays."""
     if re.search(r"(?:ss|x|ch|sh|z)es$", word):
         return word[:-2]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
 
 
@@ -1826,6 +1830,7 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
         if head < 0 or head in wrong or head not in text or c not in text or clauses[head].sentence != clauses[c].sentence:
             continue
         if (":" in answer[clauses[head].end:clauses[c].start] and _SPELLED_OUT.match(clauses[c].text.lower())
+                and _COPULA.search(text[head])
                 and not (_subjects(text[c], matcher) & topics) - _subjects(text[head], matcher)):
             out.add(head)
     return out
@@ -1834,6 +1839,7 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
 # What a colon opens that says what the headline's subject is ('...: it's the GPU's peak FLOP/s
 # divided by its bandwidth'), not a claim of its own ('...: every GPU is busy all the time', '...:
 # that is why it runs across nodes', '...: it also cuts the FLOPs').
+_COPULA = re.compile(r"\b(?:is|are)\b")  # ... of a headline that says what its subject is
 _SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
