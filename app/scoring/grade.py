@@ -1115,15 +1115,6 @@ _APART = re.compile(r"\b(?:separate|own|different|independent)\s+(?:\w+\s+)?(?:p
                     r"\bon (?:its|their) own\b|\balone\b|\bby (?:itself|themselves)\b|\bisolated\b")
 
 
-def _singular(word: str) -> str:
-    """'switches' -> 'switch', 'terminals' -> 'terminal', 'process' stays."""
-    if re.search(r"(?:ss|x|ch|sh|z)es$", word):
-        return word[:-2]
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
-
-
 @lru_cache(maxsize=4096)
 def _labels(text: str, loose: bool = False) -> dict[str, frozenset[str]]:
     """The labelled things a text names, by kind: 'terminals 1 and 4' -> {'terminal': {'1', '4'}}
@@ -1131,9 +1122,9 @@ def _labels(text: str, loose: bool = False) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     text = _IF_CLAUSE.sub(" ", text)  # a condition names what it supposes, not what is said of it
     for m in _LABELLED[loose].finditer(text):
-        kind = _singular(m.group(1))
-        if kind in _NOT_LABELLED or kind.endswith("ly"):
+        if m.group(1) in _NOT_LABELLED or m.group(1).endswith("ly"):
             continue
+        kind = stem(m.group(1))  # 'switches' and 'switch' are one kind
         out.setdefault(kind, set()).update(x.strip() for x in re.split(_LIST_SEP, m.group(2)) if x.strip())
     return {k: frozenset(v) for k, v in out.items()}
 
@@ -1836,10 +1827,11 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
     return out
 
 
-# What a colon opens that says what the headline's subject is ('...: it's the GPU's peak FLOP/s
-# divided by its bandwidth'), not a claim of its own ('...: every GPU is busy all the time', '...:
-# that is why it runs across nodes', '...: it also cuts the FLOPs').
-_COPULA = re.compile(r"\b(?:is|are)\b")  # ... of a headline that says what its subject is
+# A headline that says what its subject is ('X is a hardware spec'), and what a colon opens that
+# says it in full ('...: it's the GPU's peak FLOP/s divided by its bandwidth'), not a claim of its
+# own ('...: every GPU is busy all the time', '...: that is why it runs across nodes', '...: it
+# also cuts the FLOPs').
+_COPULA = re.compile(r"\b(?:is|are)\b")
 _SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
