@@ -333,12 +333,36 @@ def test_reported_views_are_flagged():
         ("terminal 4 is separated by a gap from the positive terminal", "terminal 4 and the positive terminal are connected", False, True),
         # ... of two terminals only: a gap between two things is no other place than within a path
         ("the switch creates a gap between bulb a and the battery", "bulb a is still connected within a closed path with the battery", False, True),
+        # a gap in a path, or a broken or incomplete one, is an open path
+        ("bulb c had a gap in the path", "bulb c was no longer in a closed path with the battery", False, False),
+        ("it is an incomplete circuit", "circuit 4 has no closed paths", False, False),
+        ("a damaged bulb does not complete the circuit", "a damaged bulb creates a gap", True, False),
+        ("the path is complete", "a damaged bulb creates a gap in the path", False, True),
+        # an element-wise reduction is an operation, not a lessening
+        ("all-reduce does not leave the sum on every gpu", "the element-wise reduction of all of them, such as their sum, ends up on every gpu", True, True),
+        ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
     from app.scoring.polarity import contradicts
 
     assert contradicts(clause, reference, clause_negated=negated) is expected
+
+
+def test_a_clause_as_close_to_a_statement_it_agrees_with_as_to_one_it_denies_does_not_oppose_the_point(grader):
+    """A clause that shares as many words with a statement of the point that it agrees with as
+    with one it seems to deny is not read as saying the opposite of the point."""
+    from app.scoring.grade import _opposes, _reference_clauses
+
+    q = _one_point("Circuits", "Will the motor run? Why?", "The circuit is not complete. The electrical pathway is broken.")
+    refs = _reference_clauses(q.checkpoints[0].text, grader.matcher)
+    window = type("W", (), {"text": "the circuit is broken", "words": frozenset({"circuit", "broken"}), "negated": False})()
+    assert not _opposes(window, refs)
+    assert grader.grade(q, "The circuit is broken.").checkpoints[0].state != "missed"
+    # closer in words to the statement it denies: still the opposite
+    window.text, window.words = "the circuit is complete", frozenset({"circuit", "complete"})
+    assert _opposes(window, refs)
+    assert grader.grade(q, "The circuit is complete, so the motor runs.").checkpoints[0].state == "missed"
 
 
 def _one_point(title: str, prompt: str, checkpoint: str) -> Question:
@@ -456,6 +480,12 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
+    # the other of two alternatives at a clause's end denies nothing
+    for text in ("blue is very attracted to the heat whether it is covered or not", "it depends on whether the link is fast or not",
+                 "check if the bulb lights up or not."):
+        assert not negated(text), text
+        assert not read_answer(text)[-1].negated, text
+    assert negated("the bulb is not lit, whether the switch is open or not")
 
 
 def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():

@@ -1215,8 +1215,8 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
 def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     """Whether the window says the opposite of the statement it is closest to in words (see
     ``polarity.contradicts`` for ``scoped``)."""
-    ref = max(ref_clauses, key=lambda rc: len(rc[1] & w.words))[0]
-    return polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped)
+    most = max(len(rc[1] & w.words) for rc in ref_clauses)
+    return all(polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped) for ref, words in ref_clauses if len(words & w.words) == most)
 
 
 # A condition asserts nothing: 'if the TP group spans nodes, the ring runs at InfiniBand speed'

@@ -27,7 +27,8 @@ from app.scoring.text import IDLE_IDIOM, content_words, root
 # clause often says both (the misconception check reads the direction of a change on its own).
 OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken|gaps?|interrupt\w*"),
-    (r"open(?:ed|s)?", r"closed?|shut"),
+    # a path or circuit: a gap in it or a broken one is an open one, a complete one a closed one
+    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed?|shut|complete"),
     (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
     (r"faster|quicker|fastest|quickest|speeds? (?:it |things |everything )?up", r"slower|slowest|slows? (?:it |things |everything )?down"),
     (r"always|every time", r"sometimes|occasionally"),
@@ -53,6 +54,8 @@ _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
+    # the other of two alternatives at a clause's end: 'whether it is covered or not', 'connected or not?'
+    r"or not(?=\s*(?:$|[,;:.!?)]))|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
     # an idiom of idleness: 'the upper stages have nothing to do' (read as 'idle', text.plain_idioms)
@@ -238,9 +241,10 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
     return UNKNOWN
 
 
-# Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' name operations.
+# Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' and 'an
+# element-wise reduction' name operations.
 LESSENS = re.compile(
-    r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing|tion)(?![-\w])(?! scatter)|fewer|less|lower(?:s|ed|ing)?|"
+    r"(?<![-\w])(?<!all )(?<!wise )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing|tion)(?![-\w])(?! scatter)|fewer|less|lower(?:s|ed|ing)?|"
     r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*|gets? rid of|getting rid of|remov(?:e|es|ed|ing))\b"
 )
 
