@@ -365,6 +365,21 @@ def test_a_clause_as_close_to_a_statement_it_agrees_with_as_to_one_it_denies_doe
     assert grader.grade(q, "The circuit is complete, so the motor runs.").checkpoints[0].state == "missed"
 
 
+def test_a_short_answer_whose_pronoun_stands_for_the_questions_subject_is_a_claim(grader):
+    """'It vibrates.' answers 'Why does a rubber band make a sound?' as 'the rubber band vibrates'
+    does: a subject and its verb, not a fragment; what it says is still weighed."""
+    from app.scoring.grade import topic_phrase
+
+    q = _one_point("Sound", "Why does a rubber band make a sound when you pluck it?", "The rubber band vibrates.")
+    assert topic_phrase(q.prompt, (q.checkpoints[0].text,)) == "rubber band"
+    assert grader.grade(q, "It vibrates.").checkpoints[0].state == "covered"
+    assert grader.grade(q, "Because it vibrates.").checkpoints[0].state == "covered"
+    assert grader.grade(q, "It stretches.").checkpoints[0].state == "missed"
+    assert grader.grade(q, "Vibrates.").checkpoints[0].state == "missed"  # no subject: still a fragment
+    # points that open on different things name no one subject
+    assert topic_phrase("Compare tensor and pipeline parallelism.", ("Tensor parallelism splits layers.", "Pipeline parallelism splits the model.")) is None
+
+
 def _one_point(title: str, prompt: str, checkpoint: str) -> Question:
     """A question with one checkpoint, as a study group would write it."""
     return Question.model_validate({"id": "one-point", "title": title, "topic": "t", "prompt": prompt,

@@ -412,10 +412,11 @@ def _clause_substance(text: str, matcher: TermMatcher) -> float:
 
 
 def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: frozenset[str] = frozenset(),
-                   pair: tuple[str, str] | None = None, fix: Callable[[str], str] = lambda t: t) -> list[_Window]:
+                   pair: tuple[str, str] | None = None, fix: Callable[[str], str] = lambda t: t, topic: str | None = None) -> list[_Window]:
     """Every usable clause, and every two neighbouring ones, as candidate evidence; ``vocabulary``:
     the rubric's words, for spotting near misses of them; ``pair``: the two concepts the question
-    contrasts, which 'the first' and 'the other option' refer to."""
+    contrasts, which 'the first' and 'the other option' refer to; ``topic``: what the question is
+    about (``topic_phrase``)."""
     windows: list[_Window] = []
     usable = [i for i, c in enumerate(clauses) if c.usable]
     canon_texts, handed = _resolve_ordinals(clauses, [fix(clean_for_matching(c.text, matcher)) for c in clauses], pair)
@@ -450,7 +451,8 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
                 reported=any(c.reported for c in cs),
                 supposed=any(c.supposed for c in cs),
                 sentence=cs[0].sentence,
-                substance=max(_clause_substance(c.text, matcher) for c in cs),
+                # ('It vibrates.' says what the question's rubber band does: a claim, not a fragment)
+                substance=max(_clause_substance(_with_topic(c.text, topic) if c is clauses[0] else c.text, matcher) for c in cs),
                 clauses=group,
             )
         )
@@ -459,6 +461,40 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
         for w in windows:
             w.near = frozenset().union(*(near.get(x, frozenset()) for x in w.words))
     return windows
+
+
+_DETERMINER = re.compile(r"^(?:the|a|an|each|every|this|that|these|those|his|her|their|its)\s+")
+
+
+@lru_cache(maxsize=256)
+def topic_phrase(prompt: str, points: tuple[str, ...]) -> str | None:
+    """What the question is about, where every point of the rubric that opens on the question's
+    words opens on the same ones: the longest such run of words ('rubber band' for 'Why does a
+    rubber band make a sound?' and 'The rubber band vibrates'). None where they open on different
+    things, or none does.
+
+    >>> topic_phrase("Why does a rubber band make a sound when you pluck it?", ("The rubber band vibrates.",))
+    'rubber band'
+    >>> topic_phrase("Compare tensor and pipeline parallelism.", ("Tensor parallelism splits layers.", "Pipeline parallelism splits the model.")) is None
+    True
+    """
+    asked = f" {' '.join(re.findall(r'[a-z0-9-]+', normalize(prompt)))} "
+    found = set()
+    for point in points:
+        words = re.findall(r"[a-z0-9-]+", _DETERMINER.sub("", normalize(point)))
+        found |= {next((run for n in range(min(4, len(words)), 0, -1)
+                        if f" {(run := ' '.join(words[:n]))} " in asked and set(words[:n]) - STOPWORDS), None)}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
+# An answer that opens on 'it' or 'they' ('It vibrates.') speaks of what the question asks about.
+_OPENING_PRONOUN = re.compile(r"^\s*((?:(?:and|so|because|since|well)\s+)*)(?:it|they)\s+", re.I)
+
+
+def _with_topic(text: str, topic: str | None) -> str:
+    m = _OPENING_PRONOUN.match(text) if topic else None
+    return f"{text[: m.end(1)]}the {topic} {text[m.end():]}" if m else text
 
 
 # A clause that opens on 'it', 'that' or 'this' ('it gives each GPU whole layers') speaks of the
@@ -861,7 +897,8 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
         fix = lambda t: respell(join_spelt(t, acronyms), _spelling_targets(rubric, matcher), known)  # noqa: E731
     else:
         fix = lambda t: t  # noqa: E731
-    windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix)
+    windows = _build_windows(clauses, matcher, rubric_words, contrasted_pair(rubric.prompt, matcher), fix,
+                             topic_phrase(rubric.prompt, tuple(p.text for p in rubric.checkpoints)))
     prompt_text = " ".join(_PLAIN_WORD.findall(clean_for_matching(rubric.prompt, matcher)))
     copies = {i: how for i, w in enumerate(windows) if (how := _copy_of_prompt(w, prompt_words, rubric_words, prompt_text))}
 
