@@ -380,6 +380,16 @@ def test_a_short_answer_whose_pronoun_stands_for_the_questions_subject_is_a_clai
     assert topic_phrase("Compare tensor and pipeline parallelism.", ("Tensor parallelism splits layers.", "Pipeline parallelism splits the model.")) is None
 
 
+def test_that_is_without_a_comma_is_a_relative_clause_not_a_new_claim(grader):
+    """'that is' opens a new claim only as 'i.e.', set off by a comma: 'it is not the bulb that is
+    damaged' denies that the bulb is damaged, and 'a matrix that is half zeros' is one thing."""
+    assert [c.text for c in read_answer("it is not the bulb that is damaged")] == ["it is not the bulb that is damaged"]
+    assert [c.text for c in read_answer("Ampere GPUs accelerate any matrix that is half zeros.")] == ["Ampere GPUs accelerate any matrix that is half zeros"]
+    q = _one_point("Circuits", "What does it mean when the voltage reading changes from 0 to 1.5?", "the bulb is damaged")
+    assert grader.grade(q, "it is not the bulb that is damaged").checkpoints[0].state == "missed"
+    assert grader.grade(q, "it means the bulb is damaged").checkpoints[0].state == "covered"
+
+
 def _one_point(title: str, prompt: str, checkpoint: str) -> Question:
     """A question with one checkpoint, as a study group would write it."""
     return Question.model_validate({"id": "one-point", "title": title, "topic": "t", "prompt": prompt,
