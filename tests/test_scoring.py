@@ -338,6 +338,7 @@ def test_reported_views_are_flagged():
         ("it is an incomplete circuit", "circuit 4 has no closed paths", False, False),
         ("a damaged bulb does not complete the circuit", "a damaged bulb creates a gap", True, False),
         ("the path is complete", "a damaged bulb creates a gap in the path", False, True),
+        ("how close the kernel is to the roof shows the headroom", "the gap to the roof shows the headroom", False, False),
         # an element-wise reduction is an operation, not a lessening
         ("all-reduce does not leave the sum on every gpu", "the element-wise reduction of all of them, such as their sum, ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),

@@ -28,7 +28,8 @@ from app.scoring.text import IDLE_IDIOM, content_words, root
 OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken|gaps?|interrupt\w*"),
     # a path or circuit: a gap in it or a broken one is an open one, a complete one a closed one
-    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed?|shut|complete"),
+    # ('how close the kernel is to the roof' is how near)
+    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed|close(?!(?:\s+[\w-]+){0,4}\s+to\b)|shut|complete"),
     (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
     (r"faster|quicker|fastest|quickest|speeds? (?:it |things |everything )?up", r"slower|slowest|slows? (?:it |things |everything )?down"),
     (r"always|every time", r"sometimes|occasionally"),
