@@ -333,15 +333,20 @@ def test_reported_views_are_flagged():
         ("terminal 4 is separated by a gap from the positive terminal", "terminal 4 and the positive terminal are connected", False, True),
         # ... of two terminals only: a gap between two things is no other place than within a path
         ("the switch creates a gap between bulb a and the battery", "bulb a is still connected within a closed path with the battery", False, True),
-        # a gap in a path, or a broken or incomplete one, is an open path
+        # a gap in a path, or a broken or incomplete one, is an open path ...
         ("bulb c had a gap in the path", "bulb c was no longer in a closed path with the battery", False, False),
         ("it is an incomplete circuit", "circuit 4 has no closed paths", False, False),
-        ("a damaged bulb does not complete the circuit", "a damaged bulb creates a gap", True, False),
+        ("a damaged bulb does not complete the circuit", "a damaged bulb creates a gap in the circuit", True, False),
         ("the path is complete", "a damaged bulb creates a gap in the path", False, True),
-        ("how close the kernel is to the roof shows the headroom", "the gap to the roof shows the headroom", False, False),
-        # an element-wise reduction is an operation, not a lessening
+        # ... where both speak of a path or circuit: not a timeline, a copy or an accuracy
+        ("the pipeline is complete", "there is a gap in the timeline", False, False),
+        ("nsight systems shows the complete timeline of the gpu", "nsight systems shows idle gaps in the gpu timeline", False, False),
+        ("the weight matrix is broken into column shards", "each gpu holds a complete copy of the weights", False, False),
+        ("the accuracies are close", "int8 leaves only a small accuracy gap", False, False),
+        # an element-wise reduction is an operation, not a lessening; 'likewise' changes nothing
         ("all-reduce does not leave the sum on every gpu", "the element-wise reduction of all of them, such as their sum, ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
+        ("fusion likewise avoids writing intermediates to hbm", "intermediates are never written to hbm", False, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -355,15 +360,19 @@ def test_a_clause_as_close_to_a_statement_it_agrees_with_as_to_one_it_denies_doe
     with one it seems to deny is not read as saying the opposite of the point."""
     from app.scoring.grade import _opposes, _reference_clauses
 
-    q = _one_point("Circuits", "Will the motor run? Why?", "The circuit is not complete. The electrical pathway is broken.")
+    q = _one_point("Circuits", "Will the motor run? Why?", "No current flows in the path. The circuit is broken.")
     refs = _reference_clauses(q.checkpoints[0].text, grader.matcher)
-    window = type("W", (), {"text": "the circuit is broken", "words": frozenset({"circuit", "broken"}), "negated": False})()
+    window = type("W", (), {"text": "the path is broken", "words": frozenset({"path", "broken"}), "negated": False})()
     assert not _opposes(window, refs)
-    assert grader.grade(q, "The circuit is broken.").checkpoints[0].state != "missed"
+    assert grader.grade(q, "The path is broken.").checkpoints[0].state != "missed"
     # closer in words to the statement it denies: still the opposite
-    window.text, window.words = "the circuit is complete", frozenset({"circuit", "complete"})
+    window.text, window.words = "current flows in the path", frozenset({"current", "flow", "path"})
     assert _opposes(window, refs)
-    assert grader.grade(q, "The circuit is complete, so the motor runs.").checkpoints[0].state == "missed"
+    assert grader.grade(q, "Current flows in the path, so the motor runs.").checkpoints[0].state == "missed"
+    # against a wrong claim, saying the opposite of the first of its equally close statements rejects it
+    claim = _reference_clauses("Quantization is lossless. Quantization is free.", grader.matcher)
+    window.text, window.words, window.negated = "quantization is lossy", frozenset({"quantization", "lossy"}), False
+    assert _opposes(window, claim, scoped=False)
 
 
 def test_a_short_answer_whose_pronoun_stands_for_the_questions_subject_is_a_claim(grader):
@@ -375,6 +384,7 @@ def test_a_short_answer_whose_pronoun_stands_for_the_questions_subject_is_a_clai
     assert topic_phrase(q.prompt, (q.checkpoints[0].text,)) == "rubber band"
     assert grader.grade(q, "It vibrates.").checkpoints[0].state == "covered"
     assert grader.grade(q, "Because it vibrates.").checkpoints[0].state == "covered"
+    assert grader.grade(q, "Well, it's vibrating.").checkpoints[0].state == "covered"
     assert grader.grade(q, "It stretches.").checkpoints[0].state == "missed"
     assert grader.grade(q, "Vibrates.").checkpoints[0].state == "missed"  # no subject: still a fragment
     # points that open on different things name no one subject
@@ -386,6 +396,7 @@ def test_that_is_without_a_comma_is_a_relative_clause_not_a_new_claim(grader):
     damaged' denies that the bulb is damaged, and 'a matrix that is half zeros' is one thing."""
     assert [c.text for c in read_answer("it is not the bulb that is damaged")] == ["it is not the bulb that is damaged"]
     assert [c.text for c in read_answer("Ampere GPUs accelerate any matrix that is half zeros.")] == ["Ampere GPUs accelerate any matrix that is half zeros"]
+    assert [c.text for c in read_answer("Fusion is good, that is: it cuts memory traffic")][0] == "Fusion is good"
     q = _one_point("Circuits", "What does it mean when the voltage reading changes from 0 to 1.5?", "the bulb is damaged")
     assert grader.grade(q, "it is not the bulb that is damaged").checkpoints[0].state == "missed"
     assert grader.grade(q, "it means the bulb is damaged").checkpoints[0].state == "covered"
@@ -506,12 +517,6 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
-    # the other of two alternatives at a clause's end denies nothing
-    for text in ("blue is very attracted to the heat whether it is covered or not", "it depends on whether the link is fast or not",
-                 "check if the bulb lights up or not."):
-        assert not negated(text), text
-        assert not read_answer(text)[-1].negated, text
-    assert negated("the bulb is not lit, whether the switch is open or not")
 
 
 def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():

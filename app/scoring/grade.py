@@ -489,12 +489,12 @@ def topic_phrase(prompt: str, points: tuple[str, ...]) -> str | None:
 
 
 # An answer that opens on 'it' or 'they' ('It vibrates.') speaks of what the question asks about.
-_OPENING_PRONOUN = re.compile(r"^\s*((?:(?:and|so|because|since|well)\s+)*)(?:it|they)\s+", re.I)
+_OPENING_PRONOUN = re.compile(r"^\s*(?:(?:and|so|because|since|well),?\s+)*(it|they)(?=(?:'s|'re)?\s)", re.I)
 
 
 def _with_topic(text: str, topic: str | None) -> str:
     m = _OPENING_PRONOUN.match(text) if topic else None
-    return f"{text[: m.end(1)]}the {topic} {text[m.end():]}" if m else text
+    return f"{text[: m.start(1)]}the {topic}{text[m.end(1):]}" if m else text
 
 
 # A clause that opens on 'it', 'that' or 'this' ('it gives each GPU whole layers') speaks of the
@@ -1251,9 +1251,13 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
 
 def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     """Whether the window says the opposite of the statement it is closest to in words (see
-    ``polarity.contradicts`` for ``scoped``)."""
+    ``polarity.contradicts`` for ``scoped``). Of a point's statements equally close, it must say
+    the opposite of each: 'the circuit is broken' is as close to 'the circuit is not complete' as
+    to 'the pathway is broken', and agrees with the point. (Against a wrong claim, ``scoped`` off,
+    the first of them is enough: saying the opposite of part of a claim rejects it.)"""
     most = max(len(rc[1] & w.words) for rc in ref_clauses)
-    return all(polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped) for ref, words in ref_clauses if len(words & w.words) == most)
+    tied = [ref for ref, words in ref_clauses if len(words & w.words) == most]
+    return all(polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped) for ref in (tied if scoped else tied[:1]))
 
 
 # A condition asserts nothing: 'if the TP group spans nodes, the ring runs at InfiniBand speed'

@@ -27,9 +27,7 @@ from app.scoring.text import IDLE_IDIOM, content_words, root
 # clause often says both (the misconception check reads the direction of a change on its own).
 OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"connect(?:ed|s|ing|ion)?|linked|attached|joined", r"disconnect\w*|separat\w*|unconnected|isolated|detached|broken|gaps?|interrupt\w*"),
-    # a path or circuit: a gap in it or a broken one is an open one, a complete one a closed one
-    # ('how close the kernel is to the roof' is how near)
-    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed|close(?!(?:\s+[\w-]+){0,4}\s+to\b)|shut|complete"),
+    (r"open(?:ed|s)?", r"closed?|shut"),
     (r"same|identical|equal|unchanged", r"different|differs?|unequal|changes?|changed"),
     (r"faster|quicker|fastest|quickest|speeds? (?:it |things |everything )?up", r"slower|slowest|slows? (?:it |things |everything )?down"),
     (r"always|every time", r"sometimes|occasionally"),
@@ -45,7 +43,13 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"possible|able", r"impossible|unable"),
     (r"present|exists?", r"absent|missing"),
     (r"full|complete", r"empty|incomplete|partial"),
+    # A path or circuit with a gap in it, or a broken or incomplete one, is an open one; a complete
+    # one is closed (read only where both texts speak of a path, circuit, loop or switch: 'the
+    # complete timeline' has nothing to do with 'idle gaps').
+    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed|complete"),
 )
+# The pairs read only in a text about some thing's state: pair index -> what the text must speak of.
+_ONLY_ABOUT = {len(OPPOSITES) - 1: re.compile(r"\b(?:path|paths|pathway|pathways|circuit|circuits|loop|loops|switch|switches)\b")}
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
@@ -55,8 +59,6 @@ _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
-    # the other of two alternatives at a clause's end: 'whether it is covered or not', 'connected or not?'
-    r"or not(?=\s*(?:$|[,;:.!?)]))|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
     # an idiom of idleness: 'the upper stages have nothing to do' (read as 'idle', text.plain_idioms)
@@ -181,6 +183,8 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     denial_from = second.end() if second else 0
     out = []
     for i, (a, b) in enumerate(_SIDES):
+        if i in _ONLY_ABOUT and not _ONLY_ABOUT[i].search(text):
+            continue
         # Each mention's side, turned round by a negation just before it ('zero idle time' is on
         # the side of 'busy'); mentions that all agree give the text's side of the pair.
         mentions, local = [], False
@@ -245,7 +249,7 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
 # Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' and 'an
 # element-wise reduction' name operations.
 LESSENS = re.compile(
-    r"(?<![-\w])(?<!all )(?<!wise )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing|tion)(?![-\w])(?! scatter)|fewer|less|lower(?:s|ed|ing)?|"
+    r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing)(?![-\w])(?! scatter)|(?<!-wise )(?<!elementwise )reduction(?![-\w])|fewer|less|lower(?:s|ed|ing)?|"
     r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*|gets? rid of|getting rid of|remov(?:e|es|ed|ing))\b"
 )
 

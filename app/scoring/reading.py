@@ -24,8 +24,8 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=
 _MARKERS = (
     r"but|however|whereas|although|though|while|so(?!\s+(?:much|many|few|little|far)\b)|because|since|and then|then|which means|that means|"
     r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
-    # ('that is' as 'i.e.' is set off by a comma; 'it is not the bulb that is damaged' is one claim)
-    r"on the other hand|in contrast|for example|for instance|e\.g\.|that is(?=,)|and that|and also|and so"
+    # ('that is' as 'i.e.' is set off by a comma or a colon; 'it is not the bulb that is damaged' is one claim)
+    r"on the other hand|in contrast|for example|for instance|e\.g\.|that is(?=\s*[,:])|and that|and also|and so"
 )
 # Not after an article or a preposition: 'a third of the layers', 'the next token', 'on the other hand' are not openers.
 _NOT_AFTER = r"(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bof)(?<!\bto)(?<!\bper)(?<!\bevery)(?<!\beach)(?<!\bin)(?<!\bat)"
