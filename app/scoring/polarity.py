@@ -258,6 +258,7 @@ def _lessens(text: str) -> bool:
     return bool(LESSENS.search(text.lower()))
 
 
+@lru_cache(maxsize=4096)
 def _lessening_denied(text: str) -> bool:
     """Whether a word of avoiding or lessening falls under one of the text's negations ('does
     not reduce the traffic'), not beside it ('not writing intermediates and launching fewer
@@ -384,9 +385,11 @@ class _Found:
         return self.matches[i] if i < len(self.matches) and self.matches[i].end() <= stop else None
 
 
-def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
+@lru_cache(maxsize=512)
+def _denials(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
     """The lowered text (phrases that negate nothing blanked out) and, for each negation in it,
-    where it starts, where it ends and where what it denies ends."""
+    where it starts, where it ends and where what it denies ends. (Memoised: a clause is weighed
+    against each statement of a point.)"""
     low = blank_non_negations(text.lower())
     spans = []
     ends = None
@@ -395,7 +398,7 @@ def _denials(text: str) -> tuple[str, list[tuple[int, int, int]]]:
             ends = [e.start() for e in _SCOPE_END.finditer(low)] + [len(low)]
         # the first end at or after the negation's end (a match may start inside the negation word)
         spans.append((m.start(), m.end(), ends[bisect_left(ends, m.end())]))
-    return low, spans
+    return low, tuple(spans)
 
 
 _DENIAL_REACH = 240  # characters: six content words and the function words between them
@@ -432,6 +435,7 @@ HARMS = re.compile(r"\b(?:loss|losses|lose|loses|losing|lost|hurt|hurts|harm|har
                    r"damag\w*|sacrific\w*|compromis\w*|drop|drops|overhead|downside|worse|regress\w*)\b")
 
 
+@lru_cache(maxsize=4096)
 def _denies_a_harm(clause: str) -> bool:
     """Whether the clause's negation falls on a word of harm ('isn't a quality trade-off').
 
