@@ -343,8 +343,13 @@ def test_reported_views_are_flagged():
         ("nsight systems shows the complete timeline of the gpu", "nsight systems shows idle gaps in the gpu timeline", False, False),
         ("the weight matrix is broken into column shards", "each gpu holds a complete copy of the weights", False, False),
         ("the accuracies are close", "int8 leaves only a small accuracy gap", False, False),
+        ("the training loop is complete", "there are idle gaps in the training loop", False, False),
+        ("there are gaps on the critical path", "the critical path is complete", False, False),
+        ("the switch closes the circuit", "there is a gap in the circuit", False, True),
+        ("closing switch x completes the path", "the path through switch x is broken", False, True),
         # an element-wise reduction is an operation, not a lessening; 'likewise' changes nothing
         ("all-reduce does not leave the sum on every gpu", "the element-wise reduction of all of them, such as their sum, ends up on every gpu", True, True),
+        ("all-reduce does not leave the sum on every gpu", "the element wise reduction of all of them ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
         ("fusion likewise avoids writing intermediates to hbm", "intermediates are never written to hbm", False, False),
     ],
@@ -391,9 +396,9 @@ def test_a_short_answer_whose_pronoun_stands_for_the_questions_subject_is_a_clai
     assert topic_phrase("Compare tensor and pipeline parallelism.", ("Tensor parallelism splits layers.", "Pipeline parallelism splits the model.")) is None
 
 
-def test_that_is_without_a_comma_is_a_relative_clause_not_a_new_claim(grader):
-    """'that is' opens a new claim only as 'i.e.', set off by a comma: 'it is not the bulb that is
-    damaged' denies that the bulb is damaged, and 'a matrix that is half zeros' is one thing."""
+def test_that_is_opens_a_new_claim_only_as_ie(grader):
+    """'that is' opens a new claim only as 'i.e.', set off by a comma or a colon: 'it is not the bulb
+    that is damaged' denies that the bulb is damaged, and 'a matrix that is half zeros' is one thing."""
     assert [c.text for c in read_answer("it is not the bulb that is damaged")] == ["it is not the bulb that is damaged"]
     assert [c.text for c in read_answer("Ampere GPUs accelerate any matrix that is half zeros.")] == ["Ampere GPUs accelerate any matrix that is half zeros"]
     assert [c.text for c in read_answer("Fusion is good, that is: it cuts memory traffic")][0] == "Fusion is good"
@@ -517,6 +522,8 @@ def test_phrases_with_a_negation_word_that_deny_nothing():
         assert not negated(text), text
         assert not read_answer(text)[-1].negated, text
     assert negated("it doesn't matter for latency") and negated("it runs without the cache")
+    # 'whether X or not' asserts X no more than its denial: its 'or not' is not blanked
+    assert negated("it depends on whether the link is fast or not")
 
 
 def test_a_denial_inside_a_relative_clause_does_not_deny_the_main_claim():

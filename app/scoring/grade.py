@@ -1252,9 +1252,9 @@ def _reference_clauses(text: str, matcher: TermMatcher) -> tuple[tuple[str, froz
 def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     """Whether the window says the opposite of the statement it is closest to in words (see
     ``polarity.contradicts`` for ``scoped``). Of a point's statements equally close, it must say
-    the opposite of each: 'the circuit is broken' is as close to 'the circuit is not complete' as
-    to 'the pathway is broken', and agrees with the point. (Against a wrong claim, ``scoped`` off,
-    the first of them is enough: saying the opposite of part of a claim rejects it.)"""
+    the opposite of each: 'the path is broken' is as close to 'no current flows in the path' as to
+    'the circuit is broken', and agrees with the point. (Against a wrong claim, ``scoped`` off, the
+    first of them decides, as it did before ties were read.)"""
     most = max(len(rc[1] & w.words) for rc in ref_clauses)
     tied = [ref for ref, words in ref_clauses if len(words & w.words) == most]
     return all(polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped) for ref in (tied if scoped else tied[:1]))

@@ -43,13 +43,16 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"possible|able", r"impossible|unable"),
     (r"present|exists?", r"absent|missing"),
     (r"full|complete", r"empty|incomplete|partial"),
-    # A path or circuit with a gap in it, or a broken or incomplete one, is an open one; a complete
-    # one is closed (read only where both texts speak of a path, circuit, loop or switch: 'the
-    # complete timeline' has nothing to do with 'idle gaps').
-    (r"open(?:ed|s)?|gaps?|broken|incomplete", r"closed|complete"),
 )
+# A path or circuit with a gap in it, or a broken or incomplete one, is an open one; a complete
+# one is closed. Read only where both texts speak of a path, a circuit or a switch: 'the complete
+# timeline' has nothing to do with 'idle gaps', nor 'the critical path' with a circuit.
+_PATH_PAIR = (r"open(?:ed|s)?|gaps?|broken|breaks|incomplete", r"closed|closes|complete|completes|completed")
+OPPOSITES += (_PATH_PAIR,)
 # The pairs read only in a text about some thing's state: pair index -> what the text must speak of.
-_ONLY_ABOUT = {len(OPPOSITES) - 1: re.compile(r"\b(?:path|paths|pathway|pathways|circuit|circuits|loop|loops|switch|switches)\b")}
+_ONLY_ABOUT = {OPPOSITES.index(_PATH_PAIR): re.compile(
+    r"\b(?<!critical )(?:path|paths|pathway|pathways|circuit|circuits)\b|\b(?:the|a|each|every|this|that|its) switch\b|"
+    r"\bswitch(?:es)? (?:[a-z]|[0-9]+)\b(?! ?[a-z0-9])")}
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
@@ -249,7 +252,7 @@ def stance(clause: str, reference: str, *, clause_negated: bool | None = None) -
 # Words that say something is avoided or made smaller. 'all-reduce', 'reduce-scatter' and 'an
 # element-wise reduction' name operations.
 LESSENS = re.compile(
-    r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing)(?![-\w])(?! scatter)|(?<!-wise )(?<!elementwise )reduction(?![-\w])|fewer|less|lower(?:s|ed|ing)?|"
+    r"(?<![-\w])(?<!all )(?:avoid(?:s|ed|ing)?|reduc(?:e|es|ed|ing)(?![-\w])(?! scatter)|(?<!-wise )(?<!elementwise )(?<!element wise )reduction(?![-\w])|fewer|less|lower(?:s|ed|ing)?|"
     r"sav(?:e|es|ed|ing)|eliminat\w*|skip(?:s|ped|ping)?|shrinks?|decreas\w*|minimi[sz]\w*|gets? rid of|getting rid of|remov(?:e|es|ed|ing))\b"
 )
 
@@ -385,7 +388,7 @@ class _Found:
         return self.matches[i] if i < len(self.matches) and self.matches[i].end() <= stop else None
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=32)
 def _denials(text: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
     """The lowered text (phrases that negate nothing blanked out) and, for each negation in it,
     where it starts, where it ends and where what it denies ends. (Memoised: a clause is weighed
