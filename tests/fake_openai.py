@@ -130,6 +130,19 @@ def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
     return run
 
 
+def held(gate: threading.Event, then: Behaviour | None = None, *, limit: float = 15.0) -> Behaviour:
+    """Answer once the test opens ``gate`` (or after ``limit`` seconds): the model is 'thinking'
+    for exactly as long as the test needs, however slow the machine."""
+
+    def run(h: "_Handler", body: dict) -> None:
+        until = time.monotonic() + limit
+        while not gate.wait(0.05) and not h.server.stopping.is_set() and time.monotonic() < until:
+            pass
+        (then or reply(lambda b: honest_reply(h.server.fake, b)))(h, body)
+
+    return run
+
+
 def drop() -> Behaviour:
     """Close the connection without a response."""
 

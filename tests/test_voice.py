@@ -143,6 +143,7 @@ class FakeEndpoint:
 
     def __init__(self):
         self.mode, self.delay, self.requests = "words", 0.0, []
+        self.gate: threading.Event | None = None  # when set: answer only once the test opens it
         app = FastAPI()
 
         @app.post("/v1/audio/transcriptions")
@@ -151,6 +152,9 @@ class FakeEndpoint:
             self.requests.append({"model": model, "format": response_format, "prompt": prompt, "bytes": len(await file.read()),
                                   "granularities": form.getlist("timestamp_granularities[]")})
             await asyncio.sleep(self.delay)
+            until = time.monotonic() + 15
+            while self.gate is not None and not self.gate.is_set() and time.monotonic() < until:
+                await asyncio.sleep(0.02)
             if self.mode == "fail":
                 return JSONResponse({"error": {"message": "model exploded"}}, status_code=500)
             if self.mode == "plain" and response_format == "verbose_json":
@@ -187,7 +191,7 @@ def endpoint() -> Iterator[tuple[FakeEndpoint, str]]:
 @pytest.fixture
 def fake(endpoint):
     fake, _ = endpoint
-    fake.mode, fake.delay, fake.requests[:] = "words", 0.0, []
+    fake.mode, fake.delay, fake.gate, fake.requests[:] = "words", 0.0, None, []
     return fake
 
 
@@ -239,7 +243,7 @@ def test_slow_transcription_does_not_stall_other_requests(tmp_path, endpoint, fa
     """A transcription runs on the pool, off the event loop: the server keeps answering meanwhile."""
     import uvicorn
 
-    fake.delay = 3.0
+    fake.gate = threading.Event()  # the transcriber answers only when the test lets it
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'live.db'}", content_dir=CONTENT, transcriber="openai",
                         transcription_base_url=endpoint[1], _env_file=None)
     port = free_port()
@@ -256,13 +260,15 @@ def test_slow_transcription_does_not_stall_other_requests(tmp_path, endpoint, fa
         uploader.start()
         while not fake.requests:
             time.sleep(0.02)
-        started = time.monotonic()
+        # Other requests return while the transcription is still waiting for its answer.
         assert httpx.get(base + "/healthz", timeout=5).status_code == 200
         assert httpx.get(base + f"/questions/{QUESTION}", timeout=5).status_code == 200
-        assert time.monotonic() - started < 1.5
+        assert uploader.is_alive() and "r" not in result
+        fake.gate.set()
         uploader.join(timeout=30)
         assert result["r"].status_code == 201
     finally:
+        fake.gate.set()
         server.should_exit = True
         thread.join(timeout=10)
 
