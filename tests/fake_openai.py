@@ -125,7 +125,7 @@ def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
 
     def run(h: "_Handler", body: dict) -> None:
         h.server.stopping.wait(seconds)
-        (then or reply(lambda b: honest_reply(h.server.fake, b)))(h, body)
+        _answer(h, body, then)
 
     return run
 
@@ -138,9 +138,14 @@ def held(gate: threading.Event, then: Behaviour | None = None, *, limit: float =
         until = time.monotonic() + limit
         while not gate.wait(0.05) and not h.server.stopping.is_set() and time.monotonic() < until:
             pass
-        (then or reply(lambda b: honest_reply(h.server.fake, b)))(h, body)
+        _answer(h, body, then)
 
     return run
+
+
+def _answer(h: "_Handler", body: dict, then: Behaviour | None) -> None:
+    """Answer with ``then``, or honestly when no behaviour is given."""
+    (then or reply(lambda b: honest_reply(h.server.fake, b)))(h, body)
 
 
 def drop() -> Behaviour:

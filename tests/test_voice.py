@@ -142,7 +142,7 @@ class FakeEndpoint:
     """A local OpenAI-compatible /v1/audio/transcriptions; ``mode`` picks what it answers."""
 
     def __init__(self):
-        self.mode, self.delay, self.requests = "words", 0.0, []
+        self.mode, self.requests = "words", []
         self.gate: threading.Event | None = None  # when set: answer only once the test opens it
         app = FastAPI()
 
@@ -151,7 +151,6 @@ class FakeEndpoint:
             form = await request.form()
             self.requests.append({"model": model, "format": response_format, "prompt": prompt, "bytes": len(await file.read()),
                                   "granularities": form.getlist("timestamp_granularities[]")})
-            await asyncio.sleep(self.delay)
             until = time.monotonic() + 15
             while self.gate is not None and not self.gate.is_set() and time.monotonic() < until:
                 await asyncio.sleep(0.02)
@@ -191,7 +190,7 @@ def endpoint() -> Iterator[tuple[FakeEndpoint, str]]:
 @pytest.fixture
 def fake(endpoint):
     fake, _ = endpoint
-    fake.mode, fake.delay, fake.gate, fake.requests[:] = "words", 0.0, None, []
+    fake.mode, fake.gate, fake.requests[:] = "words", None, []
     return fake
 
 
