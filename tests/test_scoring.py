@@ -223,6 +223,28 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     assert np.allclose(toks, enc.encode_tokens(texts)[1][0], atol=1e-2)  # float16 in the cache
 
 
+def test_forward_pass_split_over_threads_gives_the_vectors_of_one_thread():
+    """The forward pass runs shares of the sentences on the cores' threads, BLAS on one thread
+    each: the vectors are those of one sentence at a time, also when several requests encode at
+    once, and BLAS stays on one thread in the process."""
+    import doctest
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    from threadpoolctl import threadpool_info
+
+    from app.grading import embedder
+
+    assert doctest.testmod(embedder).failed == 0
+    enc = embedder.MiniLMEmbedder(cache_size=0)
+    assert all(lib["num_threads"] == 1 for lib in threadpool_info() if lib["user_api"] == "blas")
+    batches = [[f"in run {n} sentence {i} says that {'all-reduce sums the gradients ' * (i % 5)}" for i in range(12)] for n in range(6)]
+    alone = [np.stack([enc.encode([t])[0] for t in batch]) for batch in batches]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(enc.encode, batches))
+    assert all(np.allclose(a, t, atol=1e-5) for a, t in zip(alone, together))
+
+
 @pytest.mark.parametrize(
     "question_id, answer, expected",
     [
