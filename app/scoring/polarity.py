@@ -54,6 +54,8 @@ _ONLY_ABOUT = {OPPOSITES.index(_PATH_PAIR): re.compile(
     r"\b(?<!critical )(?:path|paths|pathway|pathways|circuit|circuits)\b|\b(?:the|a|each|every|this|that|its) switch\b|"
     r"\bswitch(?:es)? (?:[a-z]|[0-9]+)\b(?! ?[a-z0-9])")}
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
+# Any side of any pair: most clauses take none, and are done with after one search.
+_ANY_SIDE = re.compile(r"\b(?:" + "|".join(f"{a}|{b}" for a, b in OPPOSITES) + r")\b")
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
 _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
@@ -176,6 +178,8 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     ()
     """
     text = spelled(text.lower())
+    if not _ANY_SIDE.search(text):
+        return ()
     # 'no doubt', 'not only' negate nothing, near a word or not (same length: offsets stay).
     text = blank_non_negations(text)
     if is_negated is None:
