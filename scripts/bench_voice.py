@@ -35,7 +35,7 @@ from rapidfuzz.distance import Levenshtein  # noqa: E402
 
 from app.bank.loader import load_bank  # noqa: E402
 from app.voice.transcribe import FasterWhisperTranscriber, OpenAITranscriber, build_prompt, offline_available  # noqa: E402
-from tests.speech import reencode, speech_wav, wav_seconds  # noqa: E402
+from tests.speech import ESPEAK, reencode, speech_wav, wav_seconds  # noqa: E402
 
 QUESTION = "allreduce-deep-dive"
 
@@ -103,6 +103,8 @@ def main() -> None:
     parser.add_argument("--endpoint", help="an OpenAI-compatible base URL to measure instead of the local one")
     parser.add_argument("--endpoint-model", default="whisper-1")
     args = parser.parse_args()
+    if ESPEAK is None:  # it speaks the test audio; say so plainly rather than fail deep inside
+        sys.exit("bench_voice: espeak-ng speaks the test audio and is not installed (apt-get install espeak-ng); speech not measured")
 
     bank = load_bank(ROOT / "content")
     question = bank.get(QUESTION)
