@@ -245,6 +245,30 @@ def test_forward_pass_split_over_threads_gives_the_vectors_of_one_thread():
     assert all(np.allclose(a, t, atol=1e-5) for a, t in zip(alone, together))
 
 
+def test_forward_pass_works_in_a_forked_process():
+    """A process forked after the forward pass's threads started (a pre-forking server, a
+    multiprocessing pool) has none of them: it starts its own and gets the same vectors."""
+    import multiprocessing
+
+    import numpy as np
+
+    from app.grading.embedder import get_embedder
+
+    enc = get_embedder()
+    texts = [f"sentence {i} of a longer answer about all-reduce and pipeline bubbles" for i in range(8)]
+    enc.encode(["warm the pool with two sentences", "so its threads exist before the fork"])
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        child = pool.apply_async(_encode_in_this_process, (texts,)).get(timeout=60)
+    assert np.allclose(child, enc.encode(texts), atol=1e-5)
+
+
+def _encode_in_this_process(texts):
+    from app.grading.embedder import get_embedder
+
+    return get_embedder().encode(texts)
+
+
 @pytest.mark.parametrize(
     "question_id, answer, expected",
     [

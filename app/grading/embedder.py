@@ -240,6 +240,20 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=max(1, _compute_threads() - 1), thread_name_prefix="minilm")
 
 
+def _after_fork_in_child() -> None:
+    """A forked process has none of its parent's threads: it starts its own pool when it needs
+    one, and a lock its parent held mid-pass is not held in the child."""
+    global _compute_lock
+    _compute_lock = threading.Lock()
+    _pool.cache_clear()
+    for embedder in _shared.values():
+        embedder._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 @lru_cache(maxsize=1)
 def _compute_threads() -> int:
     """Threads for a forward pass: the cores this process may use, at most 4."""
