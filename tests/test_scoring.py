@@ -263,6 +263,31 @@ def test_forward_pass_works_in_a_forked_process():
     assert np.allclose(child, enc.encode(texts), atol=1e-5)
 
 
+def test_failed_forward_pass_leaves_no_share_running(monkeypatch):
+    """When one share of a forward pass fails, the error surfaces only once the other shares are
+    done: the next pass never competes with a share left behind."""
+    import time
+
+    from app.grading import embedder
+
+    monkeypatch.setattr(embedder, "_compute_threads", lambda: 2)
+    enc = embedder.MiniLMEmbedder(cache_size=0)
+    finished = []
+    real_shard = enc._shard
+
+    def shard(seqs):
+        if len(seqs[0]) < 8:  # the caller's share: the shortest sentences
+            raise RuntimeError("a share failed")
+        time.sleep(0.3)
+        finished.append(len(seqs))
+        return real_shard(seqs)
+
+    monkeypatch.setattr(enc, "_shard", shard)
+    with pytest.raises(RuntimeError, match="a share failed"):
+        enc.encode(["ok", "fine", "a much longer sentence about pipeline bubbles and micro-batches", "another long one about ring all-reduce steps"])
+    assert finished  # the other share ran to its end before the error came out
+
+
 def _encode_in_this_process(texts):
     from app.grading.embedder import get_embedder
 

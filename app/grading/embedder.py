@@ -11,9 +11,10 @@ import hashlib
 import importlib.util
 import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,6 +30,7 @@ MAX_TOKENS = 128  # answer windows are short; longer input is truncated like sen
 LAYERS = 6
 HEADS = 12
 EPS = 1e-12
+PASS_TOKENS = 512  # padded tokens per pass: each pass's temporaries stay near 10 MB (the shards run at once)
 
 
 class EmbedderUnavailable(RuntimeError):
@@ -61,9 +63,9 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """GELU, tanh approximation (differs from erf-GELU by < 1e-3), in place: x * sigmoid(2u) with
-    u = sqrt(2/pi) (x + 0.044715 x^3), which is 0.5 x (1 + tanh u) and costs one exp, not a tanh
-    (np.tanh is nearly twice as slow)."""
+    """GELU, tanh approximation (differs from erf-GELU by < 1e-3), into a new array: x * sigmoid(2u)
+    with u = sqrt(2/pi) (x + 0.044715 x^3), which is 0.5 x (1 + tanh u) and costs one exp, not a
+    tanh (np.tanh is nearly twice as slow)."""
     t = x * x
     t *= x
     t *= np.float32(0.044715)
@@ -109,6 +111,7 @@ class MiniLMEmbedder:
             self._w[f"encoder.layer.{layer}.qkv.weight"] = np.ascontiguousarray(np.concatenate([self._w.pop(p + n + ".weight") for n in parts], axis=1))
             self._w[f"encoder.layer.{layer}.qkv.bias"] = np.concatenate([self._w.pop(p + n + ".bias") for n in parts])
         _single_threaded_blas()
+        _instances.add(self)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -161,7 +164,10 @@ class MiniLMEmbedder:
         # _single_threaded_blas).
         pieces = [[encs[i].ids for i in order[a:b]] for a, b in _shards([len(encs[i].ids) for i in order], _compute_threads())]
         futures = [_pool().submit(self._shard, piece) for piece in pieces[1:]]
-        passes = [self._shard(pieces[0]) if pieces else []] + [f.result() for f in futures]
+        try:
+            passes = [self._shard(pieces[0]) if pieces else []] + [f.result() for f in futures]
+        finally:  # a failed share leaves no other still running once the pass gives up its lock
+            wait(futures)
         done = [out for piece in passes for out in piece]
         for i, (pooled, tokens) in zip(order, done):
             t = tokens[1:-1]  # without [CLS] and [SEP]
@@ -170,11 +176,17 @@ class MiniLMEmbedder:
         return result
 
     def _shard(self, seqs: list[list[int]]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(pooled vector, last hidden states) of each token sequence, at most 64 per pass."""
+        """(pooled vector, last hidden states) of each token sequence (sorted by length), in
+        passes of at most PASS_TOKENS padded tokens (a longer sequence alone)."""
         out: list[tuple[np.ndarray, np.ndarray]] = []
-        for start in range(0, len(seqs), 64):
-            pooled, tokens = self._bert(seqs[start : start + 64])
+        start = 0
+        while start < len(seqs):
+            stop = start + 1
+            while stop < len(seqs) and (stop - start + 1) * len(seqs[stop]) <= PASS_TOKENS:
+                stop += 1
+            pooled, tokens = self._bert(seqs[start:stop])
             out.extend(zip(pooled, tokens))
+            start = stop
         return out
 
     def _bert(self, seqs: list[list[int]]) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -212,6 +224,7 @@ class MiniLMEmbedder:
 
 
 _compute_lock = threading.Lock()
+_instances: weakref.WeakSet[MiniLMEmbedder] = weakref.WeakSet()  # for the fork hook
 
 
 def _shards(lengths: Sequence[int], parts: int) -> list[tuple[int, int]]:
@@ -243,10 +256,11 @@ def _pool() -> ThreadPoolExecutor:
 def _after_fork_in_child() -> None:
     """A forked process has none of its parent's threads: it starts its own pool when it needs
     one, and a lock its parent held mid-pass is not held in the child."""
-    global _compute_lock
+    global _compute_lock, _shared_lock
     _compute_lock = threading.Lock()
+    _shared_lock = threading.Lock()
     _pool.cache_clear()
-    for embedder in _shared.values():
+    for embedder in list(_instances):
         embedder._lock = threading.Lock()
 
 
