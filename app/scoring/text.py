@@ -268,6 +268,7 @@ def root(word: str) -> str:
     return stem(word)[:5]
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A deliberately crude suffix stripper: enough to match 'splits'/'split', 'batching'/'batch'.
 
