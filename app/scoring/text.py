@@ -268,13 +268,18 @@ def root(word: str) -> str:
     return stem(word)[:5]
 
 
-@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A deliberately crude suffix stripper: enough to match 'splits'/'split', 'batching'/'batch'.
 
     >>> [stem(w) for w in ("splits", "batching", "batches", "reduced", "layers", "gpus", "teacher's", "gpus'")]
     ['split', 'batch', 'batch', 'reduc', 'layer', 'gpu', 'teacher', 'gpu']
     """
+    # Memoised per word (most of an answer's words recur), but not a hostile endless word.
+    return _stem(word) if len(word) <= 40 else _stem.__wrapped__(word)
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
     w = word.lower()
     w = (w[:-2] if w.endswith("'s") else w).rstrip("'")  # the possessive: 'the teacher's outputs
     if len(w) <= 3 or any(ch.isdigit() for ch in w):
