@@ -223,6 +223,35 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     assert np.allclose(toks, enc.encode_tokens(texts)[1][0], atol=1e-2)  # float16 in the cache
 
 
+@pytest.mark.parametrize("text", [
+    "no matter how big", "it doesnt matter what", "it did not matter whether", "not only faster", "no doubt it helps",
+    "whether or not it helps", "as fast if not more", "nothing but overhead", "with or without fusion",
+    "uses less memory than one without", "the stage sits doing nothing", "the activations that weren't kept are recomputed",
+    "the ones that cant fit are offloaded", "the ones that cannot fit are offloaded", "the ones that wont fit are offloaded",
+    "the ones that is nt kept are offloaded", "the kernels that dont fuse are slow", "none of this should ship without a check",
+])
+def test_quick_check_before_blanking_skips_no_phrase_that_denies_nothing(text):
+    """blank_non_negations looks for a negation word first and leaves a text without one alone:
+    every kind of phrase it blanks has one, so each is still blanked, as the full search does."""
+    from app.scoring.polarity import _DOUBLE_DENIAL, NOT_NEGATIONS, blank_non_negations
+
+    full = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text)
+    full = _DOUBLE_DENIAL.sub(lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(3)), full)
+    assert blank_non_negations(text) == full != text
+
+
+def test_opposite_words_found_at_their_starts_as_a_scan_finds_them():
+    """signs() tries each opposite word only where one may start; overlapping candidates and
+    repeated words give the sides a full scan of every pattern gives."""
+    from app.scoring.polarity import _SIDE_STARTS, _SIDES, _matches_at
+
+    text = "the path is open, not closed; it opens and closes, reopens, then speeds things up and slows it down, same or different"
+    starts = [m.start() for m in _SIDE_STARTS.finditer(text)]
+    for a, b in _SIDES:
+        for rx in (a, b):
+            assert [m.span() for m in _matches_at(rx, text, starts)] == [m.span() for m in rx.finditer(text)]
+
+
 def test_forward_pass_split_over_threads_gives_the_vectors_of_one_thread():
     """The forward pass runs shares of the sentences on the cores' threads, BLAS on one thread
     each: the vectors are those of one sentence at a time, also when several requests encode at

@@ -54,8 +54,21 @@ _ONLY_ABOUT = {OPPOSITES.index(_PATH_PAIR): re.compile(
     r"\b(?<!critical )(?:path|paths|pathway|pathways|circuit|circuits)\b|\b(?:the|a|each|every|this|that|its) switch\b|"
     r"\bswitch(?:es)? (?:[a-z]|[0-9]+)\b(?! ?[a-z0-9])")}
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
-# Any side of any pair: most clauses take none, and are done with after one search.
+# Any side of any pair: most clauses take none, and are done with after one search. Where one
+# may start, overlapping starts included (zero width): each side is tried only there.
 _ANY_SIDE = re.compile(r"\b(?:" + "|".join(f"{a}|{b}" for a, b in OPPOSITES) + r")\b")
+_SIDE_STARTS = re.compile(r"(?=\b(?:" + "|".join(f"{a}|{b}" for a, b in OPPOSITES) + r")\b)")
+
+
+def _matches_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]:
+    """``rx.finditer(text)`` where its matches can only begin at ``starts``: one anchored try at
+    each start, not a scan of the whole text per pattern (36 of them)."""
+    out, end = [], 0
+    for start in starts:
+        if start >= end and (m := rx.match(text, start)):
+            out.append(m)
+            end = m.end()
+    return out
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
 _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
@@ -79,6 +92,12 @@ NOT_NEGATIONS = re.compile(
 # Not across a second clause: 'gradients are never averaged and each replica works without it'.
 _DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b((?:(?!\b(?:and|but|or|so|while|whereas)\b)[^,;.]){0,60}?)\b(without)\b")
 
+# A word that every phrase of the two above contains ('no', 'not', 'nothing', 'never', 'without',
+# 'cannot', "isn't", 'dont' ...): a text without one is left as it is, unsearched (the relative
+# clause's look-behinds make NOT_NEGATIONS slow on every text).
+_MAY_BLANK = re.compile(r"\bno|\bnever\b|\bwithout\b|cannot|(?:is|are|was|were|do|does|did|has|have|had|could|would|should|ca|wo) ?n'?t\b")
+
+
 
 def blank_non_negations(text: str) -> str:
     """``text`` (lower case) with the negation words that deny nothing blanked, at the same length:
@@ -87,6 +106,8 @@ def blank_non_negations(text: str) -> str:
     >>> blank_non_negations("none of this should ship without a check").split()
     ['of', 'this', 'should', 'ship', 'a', 'check']
     """
+    if not _MAY_BLANK.search(text):
+        return text
     text = NOT_NEGATIONS.sub(lambda m: " " * len(m.group()), text)
     return _DOUBLE_DENIAL.sub(lambda m: " " * len(m.group(1)) + m.group(2) + " " * len(m.group(3)), text)
 
@@ -188,6 +209,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     # 'X is in a closed path and not affected by Y': the denial turns round only what follows it.
     second = _SECOND_PREDICATE_DENIED.search(text) if is_negated else None
     denial_from = second.end() if second else 0
+    starts = [m.start() for m in _SIDE_STARTS.finditer(text)]
     out = []
     for i, (a, b) in enumerate(_SIDES):
         if i in _ONLY_ABOUT and not _ONLY_ABOUT[i].search(text):
@@ -196,7 +218,7 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
         # the side of 'busy'); mentions that all agree give the text's side of the pair.
         mentions, local = [], False
         for rx, side in ((a, 1), (b, -1)):
-            for m in rx.finditer(text):
+            for m in _matches_at(rx, text, starts):
                 near = _LOCAL_NEGATION.search(text, max(0, m.start() - 30), m.start())
                 local |= bool(near)
                 # 'does not get rid of the idle time', 'never removes the gap': two turn it back
