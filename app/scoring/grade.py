@@ -2436,7 +2436,13 @@ def _equates_with_foil(m_subjects: frozenset[str], head: str, matcher: TermMatch
 
 def siblings_of(keys: set[str], matcher: TermMatcher) -> set[str]:
     """Concepts whose terms share a head noun with one of ``keys`` (tensor / pipeline parallelism)."""
-    return {k for k in matcher.keys.values() if any(_same_head(k, s, matcher) for s in keys)}
+    return set(_siblings(frozenset(keys), matcher))
+
+
+@lru_cache(maxsize=1024)
+def _siblings(keys: frozenset[str], matcher: TermMatcher) -> frozenset[str]:
+    # A wrong claim's subjects against the whole glossary: the same for every answer.
+    return frozenset(k for k in matcher.keys.values() if any(_same_head(k, s, matcher) for s in keys))
 
 
 def _may_continue(text: str, m_subjects: set[str], matcher: TermMatcher) -> bool:
