@@ -229,6 +229,7 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     "uses less memory than one without", "the stage sits doing nothing", "the activations that weren't kept are recomputed",
     "the ones that cant fit are offloaded", "the ones that cannot fit are offloaded", "the ones that wont fit are offloaded",
     "the ones that is nt kept are offloaded", "the kernels that dont fuse are slow", "none of this should ship without a check",
+    "the path that isnot closed is open", "the stages that donot stay idle are busy",  # typed as one word (found by a review)
 ])
 def test_quick_check_before_blanking_skips_no_phrase_that_denies_nothing(text):
     """blank_non_negations looks for a negation word first and leaves a text without one alone:

@@ -93,9 +93,9 @@ NOT_NEGATIONS = re.compile(
 _DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b((?:(?!\b(?:and|but|or|so|while|whereas)\b)[^,;.]){0,60}?)\b(without)\b")
 
 # A word that every phrase of the two above contains ('no', 'not', 'nothing', 'never', 'without',
-# 'cannot', "isn't", 'dont' ...): a text without one is left as it is, unsearched (the relative
+# 'cannot', "isn't", 'dont', 'isnot' ...): a text without one is left as it is, unsearched (the relative
 # clause's look-behinds make NOT_NEGATIONS slow on every text).
-_MAY_BLANK = re.compile(r"\bno|\bnever\b|\bwithout\b|cannot|(?:is|are|was|were|do|does|did|has|have|had|could|would|should|ca|wo) ?n'?t\b")
+_MAY_BLANK = re.compile(r"\bno|\bnever\b|\bwithout\b|cannot|(?:is|are|was|were|do|does|did|has|have|had|could|would|should|ca|wo) ?(?:n'?t|not)\b")
 
 
 

@@ -41,6 +41,8 @@ class WordList:
     def __init__(self, words: Iterable[str]):
         # A plain array of C integers: a bisection there costs a microsecond; NumPy's searchsorted
         # spends several on each call's overhead (a clause asks about each of its long words).
+        if array("I").itemsize != 4:  # every platform CPython targets, but say so rather than misread
+            raise RuntimeError("the word list needs 4-byte unsigned integers for its crc32 checksums")
         self._sums = array("I", np.unique(np.fromiter((zlib.crc32(w.encode()) for w in words), dtype=np.uint32)).tobytes())
 
     def __contains__(self, word: object) -> bool:
