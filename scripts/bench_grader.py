@@ -66,19 +66,38 @@ def main() -> None:
     print(f"start-up (imports, bank, model load, first grade): {startup:.2f} s; peak RSS {rss_mb():.0f} MB")
     print(f"question: {q.id}, {len(q.checkpoints)} checkpoints, {len(q.misconceptions)} misconceptions")
     rng = random.Random(7)
+    # Time spent in the MiniLM forward pass, to split each grade into encoding and reading.
+    from app.grading.embedder import MiniLMEmbedder
+
+    forward = MiniLMEmbedder._forward
+    in_pass: list[float] = []
+
+    def timed_forward(self, texts):
+        t = time.perf_counter()
+        try:
+            return forward(self, texts)
+        finally:
+            in_pass.append(time.perf_counter() - t)
+
+    MiniLMEmbedder._forward = timed_forward
     for words in (100, 500):
         for n in range(args.warm):  # warm: caches, allocator and CPU clocks settle (answers not reused)
             grader.grade(q, make_answer(q.model_answer, words, 100_000 + n + words, rng))
-        times = []
+        times, encoding = [], []
         for n in range(args.runs):
             answer = make_answer(q.model_answer, words, n + words, rng)
+            in_pass.clear()
             t = time.perf_counter()
             grader.grade(q, answer)
             times.append(time.perf_counter() - t)
+            encoding.append(sum(in_pass))
+        reading = sorted(t - e for t, e in zip(times, encoding))
         times.sort()
         p50 = statistics.median(times) * 1000
         p95 = times[max(0, int(round(0.95 * len(times))) - 1)] * 1000
-        print(f"{words}-word answers: {len(times) / sum(times):.1f} answers/s, p50 {p50:.0f} ms, p95 {p95:.0f} ms ({args.runs} runs)")
+        print(f"{words}-word answers: {len(times) / sum(times):.1f} answers/s, p50 {p50:.0f} ms, p95 {p95:.0f} ms ({args.runs} runs); "
+              f"median MiniLM pass {statistics.median(encoding) * 1000:.0f} ms, reading {statistics.median(reading) * 1000:.0f} ms")
+    MiniLMEmbedder._forward = forward
     # Throughput when several grading threads share the machine (the app's queue runs 2 by default).
     from concurrent.futures import ThreadPoolExecutor
 
