@@ -2387,6 +2387,17 @@ def _opens_on(text: str, pos: int) -> bool:
 
 def _concepts_at(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:
     """(offset, key) of every concept a text names, by its term or by its head word, in order."""
+    if len(canon) <= 1000:  # a clause is asked about by many checks: memoised
+        return list(_concepts_at_memo(canon, matcher))
+    return _find_concepts(canon, matcher)
+
+
+@lru_cache(maxsize=8192)
+def _concepts_at_memo(canon: str, matcher: TermMatcher) -> tuple[tuple[int, str], ...]:
+    return tuple(_find_concepts(canon, matcher))
+
+
+def _find_concepts(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:
     found = matcher.key_positions(canon)
     if matcher.heads:
         found += [(m.start(), matcher.heads[m.group()]) for m in _heads_regex(matcher).finditer(canon)]
