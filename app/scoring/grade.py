@@ -48,7 +48,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, about_me, read_answer
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
-from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, normalize, plain_idioms, root, spell_out_contractions, stem, tokenize, tidy_typography
+from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, memo_for_short, normalize, plain_idioms, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -2385,23 +2385,13 @@ def _opens_on(text: str, pos: int) -> bool:
     return len(content_words(text[:pos])) <= 1
 
 
-def _concepts_at(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:
+@memo_for_short(1000, 8192)  # several checks ask about the same clause
+def _concepts_at(canon: str, matcher: TermMatcher) -> tuple[tuple[int, str], ...]:
     """(offset, key) of every concept a text names, by its term or by its head word, in order."""
-    if len(canon) <= 1000:  # a clause is asked about by many checks: memoised
-        return list(_concepts_at_memo(canon, matcher))
-    return _find_concepts(canon, matcher)
-
-
-@lru_cache(maxsize=8192)
-def _concepts_at_memo(canon: str, matcher: TermMatcher) -> tuple[tuple[int, str], ...]:
-    return tuple(_find_concepts(canon, matcher))
-
-
-def _find_concepts(canon: str, matcher: TermMatcher) -> list[tuple[int, str]]:
     found = matcher.key_positions(canon)
     if matcher.heads:
         found += [(m.start(), matcher.heads[m.group()]) for m in _heads_regex(matcher).finditer(canon)]
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _first_subject(canon: str, matcher: TermMatcher) -> str | None:

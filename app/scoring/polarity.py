@@ -54,9 +54,8 @@ _ONLY_ABOUT = {OPPOSITES.index(_PATH_PAIR): re.compile(
     r"\b(?<!critical )(?:path|paths|pathway|pathways|circuit|circuits)\b|\b(?:the|a|each|every|this|that|its) switch\b|"
     r"\bswitch(?:es)? (?:[a-z]|[0-9]+)\b(?! ?[a-z0-9])")}
 _SIDES = [(re.compile(rf"\b(?:{a})\b"), re.compile(rf"\b(?:{b})\b")) for a, b in OPPOSITES]
-# Any side of any pair: most clauses take none, and are done with after one search. Where one
-# may start, overlapping starts included (zero width): each side is tried only there.
-_ANY_SIDE = re.compile(r"\b(?:" + "|".join(f"{a}|{b}" for a, b in OPPOSITES) + r")\b")
+# Where a side of any pair may start, overlapping starts included (zero width): each side is
+# tried only there, and most clauses, which have none, are done with after this one scan.
 _SIDE_STARTS = re.compile(r"(?=\b(?:" + "|".join(f"{a}|{b}" for a, b in OPPOSITES) + r")\b)")
 
 
@@ -69,6 +68,8 @@ def _matches_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]:
             out.append(m)
             end = m.end()
     return out
+
+
 # A word that turns a statement around. 'no' and 'not' and friends; 'without' too.
 # Words after which 'that' is no relative pronoun: 'I know that doesn't work', 'if that doesn't help'.
 _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
@@ -96,7 +97,6 @@ _DOUBLE_DENIAL = re.compile(r"\b(no|none|never|nothing|not|cannot|\w+n't)\b((?:(
 # 'cannot', "isn't", 'dont', 'isnot' ...): a text without one is left as it is, unsearched (the relative
 # clause's look-behinds make NOT_NEGATIONS slow on every text).
 _MAY_BLANK = re.compile(r"\bno|\bnever\b|\bwithout\b|cannot|(?:is|are|was|were|do|does|did|has|have|had|could|would|should|ca|wo) ?(?:n'?t|not)\b")
-
 
 
 def blank_non_negations(text: str) -> str:
@@ -199,7 +199,9 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     ()
     """
     text = spelled(text.lower())
-    if not _ANY_SIDE.search(text):
+    # (Found before blanking, which keeps offsets and only ever takes whole words away.)
+    starts = [m.start() for m in _SIDE_STARTS.finditer(text)]
+    if not starts:
         return ()
     # 'no doubt', 'not only' negate nothing, near a word or not (same length: offsets stay).
     text = blank_non_negations(text)
@@ -209,7 +211,6 @@ def signs(text: str, is_negated: bool | None = None) -> tuple[tuple[int, int], .
     # 'X is in a closed path and not affected by Y': the denial turns round only what follows it.
     second = _SECOND_PREDICATE_DENIED.search(text) if is_negated else None
     denial_from = second.end() if second else 0
-    starts = [m.start() for m in _SIDE_STARTS.finditer(text)]
     out = []
     for i, (a, b) in enumerate(_SIDES):
         if i in _ONLY_ABOUT and not _ONLY_ABOUT[i].search(text):

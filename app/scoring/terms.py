@@ -124,17 +124,7 @@ class TermMatcher:
         """(offset, key) of each canonical term in already-canonicalised text, in order."""
         if self.key_regex is None:
             return []
-        if len(canonical_text) <= 1000:  # a clause is asked about once per checkpoint: memoised
-            return list(_key_positions(self, canonical_text))
-        return self._key_positions(canonical_text)
-
-    def _key_positions(self, canonical_text: str) -> list[tuple[int, str]]:
         return [(m.start(), concept_key(m.group())) for m in self.key_regex.finditer(canonical_text)]
-
-
-@lru_cache(maxsize=8192)
-def _key_positions(matcher: TermMatcher, text: str) -> tuple[tuple[int, str], ...]:
-    return tuple(matcher._key_positions(text))
 
 
 @lru_cache(maxsize=32768)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _APOSTROPHES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u02bc\u2032\u00b4\uff07"}
@@ -268,18 +268,30 @@ def root(word: str) -> str:
     return stem(word)[:5]
 
 
+def memo_for_short(limit: int, maxsize: int):
+    """Memoise a pure function of a text (its first argument, the rest hashable) for texts of
+    at most ``limit`` characters: a clause or a word recurs across checks and checkpoints, but a
+    hostile 20,000-character text would only fill the memo. Results must be immutable."""
+
+    def wrap(fn):
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def call(text, *rest):
+            return cached(text, *rest) if len(text) <= limit else fn(text, *rest)
+
+        return call
+
+    return wrap
+
+
+@memo_for_short(40, 65536)  # most of an answer's words recur
 def stem(word: str) -> str:
     """A deliberately crude suffix stripper: enough to match 'splits'/'split', 'batching'/'batch'.
 
     >>> [stem(w) for w in ("splits", "batching", "batches", "reduced", "layers", "gpus", "teacher's", "gpus'")]
     ['split', 'batch', 'batch', 'reduc', 'layer', 'gpu', 'teacher', 'gpu']
     """
-    # Memoised per word (most of an answer's words recur), but not a hostile endless word.
-    return _stem(word) if len(word) <= 40 else _stem.__wrapped__(word)
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
     w = word.lower()
     w = (w[:-2] if w.endswith("'s") else w).rstrip("'")  # the possessive: 'the teacher's outputs
     if len(w) <= 3 or any(ch.isdigit() for ch in w):
