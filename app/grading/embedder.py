@@ -30,7 +30,7 @@ MAX_TOKENS = 128  # answer windows are short; longer input is truncated like sen
 LAYERS = 6
 HEADS = 12
 EPS = 1e-12
-PASS_TOKENS = 512  # padded tokens per pass: each pass's temporaries stay near 10 MB (the shards run at once)
+PASS_TOKENS = 512  # tokens per pass: each pass's temporaries stay near 10 MB (the shards run at once)
 
 
 class EmbedderUnavailable(RuntimeError):
@@ -176,13 +176,14 @@ class MiniLMEmbedder:
         return result
 
     def _shard(self, seqs: list[list[int]]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(pooled vector, last hidden states) of each token sequence (sorted by length), in
-        passes of at most PASS_TOKENS padded tokens (a longer sequence alone)."""
+        """(pooled vector, last hidden states) of each token sequence, in passes of at most
+        PASS_TOKENS tokens (a longer sequence alone)."""
         out: list[tuple[np.ndarray, np.ndarray]] = []
         start = 0
         while start < len(seqs):
-            stop = start + 1
-            while stop < len(seqs) and (stop - start + 1) * len(seqs[stop]) <= PASS_TOKENS:
+            stop, size = start + 1, len(seqs[start])
+            while stop < len(seqs) and size + len(seqs[stop]) <= PASS_TOKENS:
+                size += len(seqs[stop])
                 stop += 1
             pooled, tokens = self._bert(seqs[start:stop])
             out.extend(zip(pooled, tokens))
@@ -191,34 +192,47 @@ class MiniLMEmbedder:
 
     def _bert(self, seqs: list[list[int]]) -> tuple[np.ndarray, list[np.ndarray]]:
         """Mean-pooled, normalised last hidden states of token sequences (one BERT forward), and
-        each sequence's last hidden states."""
+        each sequence's last hidden states. The dense layers run on the packed tokens of all the
+        sequences (no padding), each product into a buffer with its bias added in place; attention
+        runs per sequence, on its own tokens, so there is no padding and no mask."""
         w = self._w
-        lengths = np.array([len(s) for s in seqs])
-        b, n, hd = len(seqs), int(lengths.max()), 384 // HEADS
-        valid = np.arange(n)[None, :] < lengths[:, None]  # (b, n); row-major order = packed order
+        lengths = [len(s) for s in seqs]
+        hd = 384 // HEADS
+        ends = np.cumsum(lengths)
+        starts = ends - lengths
+        spans = [(int(a), int(b)) for a, b in zip(starts, ends)]
         ids = np.concatenate([np.asarray(s, dtype=np.int64) for s in seqs])
         pos = np.concatenate([np.arange(k) for k in lengths])
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][pos]
         x = _layer_norm(x + w["embeddings.token_type_embeddings.weight"][0], w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        bias = np.where(valid, 0.0, -1e9).astype(np.float32)[:, None, None, :]
-        padded = np.zeros((b, n, 3 * 384), dtype=np.float32)
+        tokens = len(ids)
+        qkv = np.empty((tokens, 3 * 384), dtype=np.float32)
+        ctx = np.empty((tokens, 384), dtype=np.float32)
+        wide = np.empty((tokens, 4 * 384), dtype=np.float32)
+        scale = np.float32(1.0 / np.sqrt(hd))
         for layer in range(LAYERS):
             p = f"encoder.layer.{layer}."
-            padded[valid] = x @ w[p + "qkv.weight"] + w[p + "qkv.bias"]  # (tokens, 3*384)
-            q = padded[..., :384].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
-            k = padded[..., 384:768].reshape(b, n, HEADS, hd).transpose(0, 2, 3, 1)
-            v = padded[..., 768:].reshape(b, n, HEADS, hd).transpose(0, 2, 1, 3)
-            scores = (q @ k) * np.float32(1.0 / np.sqrt(hd)) + bias  # a float64 scalar would promote everything to float64
-            scores = np.exp(scores - scores.max(-1, keepdims=True))
-            scores /= scores.sum(-1, keepdims=True)
-            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(b, n, 384)[valid]
-            attn = ctx @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
-            x = _layer_norm(x + attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
-            h = _gelu(x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
-            out = h @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
-            x = _layer_norm(x + out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
-        ends = np.cumsum(lengths)
-        pooled = np.add.reduceat(x, ends - lengths, axis=0) / lengths[:, None].astype(np.float32)
+            np.matmul(x, w[p + "qkv.weight"], out=qkv)
+            qkv += w[p + "qkv.bias"]
+            for a, b in spans:
+                heads = qkv[a:b].reshape(b - a, 3, HEADS, hd)
+                scores = heads[:, 0].transpose(1, 0, 2) @ heads[:, 1].transpose(1, 2, 0)  # (heads, n, n)
+                scores *= scale
+                scores -= scores.max(-1, keepdims=True)
+                np.exp(scores, out=scores)
+                scores /= scores.sum(-1, keepdims=True)
+                ctx[a:b] = (scores @ heads[:, 2].transpose(1, 0, 2)).transpose(1, 0, 2).reshape(b - a, 384)
+            attn = ctx @ w[p + "attention.output.dense.weight"]
+            attn += w[p + "attention.output.dense.bias"]
+            attn += x
+            x = _layer_norm(attn, w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
+            np.matmul(x, w[p + "intermediate.dense.weight"], out=wide)
+            wide += w[p + "intermediate.dense.bias"]
+            out = _gelu(wide) @ w[p + "output.dense.weight"]
+            out += w[p + "output.dense.bias"]
+            out += x
+            x = _layer_norm(out, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        pooled = np.add.reduceat(x, starts, axis=0) / np.asarray(lengths, dtype=np.float32)[:, None]
         pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return pooled, np.split(x, ends[:-1])
 
