@@ -1274,6 +1274,24 @@ def test_the_first_and_the_other_option_read_as_the_concepts_the_question_contra
         assert not any("parallelism" in t for t in texts), texts
 
 
+def test_numbered_options_read_as_the_concepts_the_question_contrasts(grader, bank):
+    """'Option one: ...' / 'Option 2, ...' name the two sides as 'the first' and 'the other option'
+    do; a numbered word inside a sentence ('option one of them') is no marker."""
+    from app.scoring.grade import _build_windows, contrasted_pair
+
+    q = bank.get("tensor-vs-pipeline-parallelism")
+    pair = contrasted_pair(q.prompt, grader.matcher)
+    answer = ("Option one: every GPU gets a slice of each weight matrix and they add up their partial results after each layer. "
+              "Option 2, each GPU takes a run of whole layers and passes activations to the next one.")
+    texts = [w.text for w in _build_windows(read_answer(answer), grader.matcher, pair=pair)]
+    assert any(t.startswith("tensor parallelism: every gpu gets a slice") for t in texts), texts
+    assert any(t.startswith("pipeline parallelism, each gpu takes a run of whole layers") for t in texts), texts
+    got = {c.id: c.state for c in grader.grade(q, answer).checkpoints}
+    assert got["tp-definition"] == "covered" and got["pp-definition"] == "covered", got
+    texts = [w.text for w in _build_windows(read_answer("Option one of them is to buy faster links. Option two is cheaper."), grader.matcher, pair=pair)]
+    assert not any(t.startswith("tensor parallelism") for t in texts), texts
+
+
 def test_a_description_relabelled_after_a_repair_is_taken_back(grader):
     """'..., no, sorry, that's dynamic batching': what came before described something else, and
     'that still runs each batch to completion' speaks of dynamic batching."""

@@ -562,8 +562,10 @@ def contrasted_pair(prompt: str, matcher: TermMatcher) -> tuple[str, str] | None
 _KINDS = r"(?:one|option|approach|way|method|scheme|strategy|kind|type|technique|style|variant|flavou?r)"
 _LEAD = r"^((?:(?:and|so|but|then|now|while|whereas)\s+)*(?:in |with |for |under )?)"
 # 'the first,' / 'the first approach' (not 'the first few blocks'); 'the former' stands alone.
-_FIRST = re.compile(_LEAD + rf"(?:the (?:first(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|former\b)|one {_KINDS}\b(?! of\b))")
-_SECOND = re.compile(_LEAD + rf"(?:the (?:(?:second|other)(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|latter\b)|(?:an)?other {_KINDS}\b(?! of\b))")
+# A numbered marker, 'option one:', 'approach 2,', is a side only where punctuation ends it.
+_NUMBERED = r"(?:option|approach|method|scheme|strategy|technique|variant)\s+"
+_FIRST = re.compile(_LEAD + rf"(?:the (?:first(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|former\b)|one {_KINDS}\b(?! of\b)|{_NUMBERED}(?:one|1|a)(?=\s*[,:]|\s*$))")
+_SECOND = re.compile(_LEAD + rf"(?:the (?:(?:second|other)(?: {_KINDS}\b|(?=\s*[,:]|\s*$))|latter\b)|(?:an)?other {_KINDS}\b(?! of\b)|{_NUMBERED}(?:two|2|b)(?=\s*[,:]|\s*$))")
 
 
 def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, str] | None) -> tuple[list[str], set[int]]:
@@ -576,6 +578,9 @@ def _resolve_ordinals(clauses: list[Clause], texts: list[str], pair: tuple[str, 
     >>> cs = read_answer("In the first, you cut each matrix. The other option: cut the stack into floors.")
     >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"))
     (['in tensor parallelism, you cut each matrix', 'pipeline parallelism', 'pipeline parallelism: cut the stack into floors'], {1})
+    >>> cs = read_answer("Option one: every GPU gets a slice of each matrix. Option 2, each GPU takes a floor.")
+    >>> _resolve_ordinals(cs, [clean_for_matching(c.text, m) for c in cs], ("tensor parallelism", "pipeline parallelism"))[0]
+    ['tensor parallelism: every gpu gets a slice of each matrix', 'pipeline parallelism, each gpu takes a floor']
     """
     handed: set[int] = set()
     if pair is None:
