@@ -154,8 +154,8 @@ class MiniLMEmbedder:
     def _forward(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, tuple[str, ...]]]:
         encs = self.tokenizer.encode_batch(texts)
         result: list = [None] * len(texts)
-        # Sentences of similar length share an attention batch (little padding there); the
-        # dense layers, where nearly all the time goes, run on the packed tokens with none.
+        # No padding anywhere: the dense layers, where nearly all the time goes, run on the packed
+        # tokens of a share's sentences, and attention on each sentence's own tokens (_bert).
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
         # Each core runs a share of the sentences: on matrices this small that is faster than
         # splitting every matrix product between threads (no hand-off per product, and the
