@@ -203,8 +203,9 @@ def test_regression_topic_words_are_not_instructions():
 
 
 def test_packed_embedding_does_not_depend_on_its_batch():
-    """The NumPy MiniLM runs the dense layers on packed tokens and attention on padded
-    batches: a sentence's vector must not change with what it is batched with."""
+    """The NumPy MiniLM runs the dense layers on the packed tokens of several sentences and
+    attention on each sentence's own: a sentence's vector must not change with what it is
+    batched with."""
     import numpy as np
 
     from app.grading.embedder import MiniLMEmbedder
@@ -221,6 +222,52 @@ def test_packed_embedding_does_not_depend_on_its_batch():
     toks, pieces = enc.encode_tokens([texts[1]])[0]
     assert pieces[:3] == ("all", "-", "reduce") and toks.shape == (len(pieces), 384)
     assert np.allclose(toks, enc.encode_tokens(texts)[1][0], atol=1e-2)  # float16 in the cache
+
+
+def test_packed_forward_pass_equals_a_plain_bert_forward_of_one_sentence():
+    """The packed pass (no padding, attention per sentence, biases added in place) computes what
+    BERT computes: here a plain forward of one sentence, written out step by step with the same
+    weights, gives the same pooled vector and token states."""
+    import numpy as np
+
+    from app.grading.embedder import EPS, HEADS, LAYERS, MiniLMEmbedder
+
+    enc = MiniLMEmbedder(cache_size=0)
+    w = enc._w
+
+    def norm(x, g, b):
+        mu = x.mean(-1, keepdims=True)
+        return (x - mu) / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + EPS) * g + b
+
+    def plain(ids):
+        n, hd = len(ids), 384 // HEADS
+        x = norm(w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
+                 + w["embeddings.token_type_embeddings.weight"][0], w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        for layer in range(LAYERS):
+            p = f"encoder.layer.{layer}."
+            q, k, v = np.split(x @ w[p + "qkv.weight"] + w[p + "qkv.bias"], 3, axis=1)
+            heads = []
+            for h in range(HEADS):
+                cols = slice(h * hd, (h + 1) * hd)
+                s = q[:, cols] @ k[:, cols].T / np.sqrt(hd)
+                a = np.exp(s - s.max(1, keepdims=True))
+                heads.append((a / a.sum(1, keepdims=True)) @ v[:, cols])
+            x = norm(x + np.hstack(heads) @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"],
+                     w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
+            h = x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
+            h = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h**3)))
+            x = norm(x + h @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"], w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        pooled = x.mean(0)
+        return pooled / np.linalg.norm(pooled), x
+
+    texts = ["ok", "pipeline parallelism sends activations point-to-point between adjacent stages",
+             "kernel fusion keeps the intermediate results on chip instead of writing them to memory and reading them back"]
+    seqs = [e.ids for e in enc.tokenizer.encode_batch(texts)]
+    pooled, states = enc._bert(seqs)
+    for i, ids in enumerate(seqs):
+        want_pooled, want_states = plain(np.asarray(ids))
+        assert np.allclose(pooled[i], want_pooled, atol=1e-5)
+        assert np.allclose(states[i], want_states, atol=1e-4)
 
 
 @pytest.mark.parametrize("text", [
