@@ -1600,6 +1600,31 @@ def test_the_headline_a_wrong_claim_spells_out_after_a_colon_falls_with_it(grade
     assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), topics, grader.matcher, said) == set()
 
 
+def test_a_wrong_claim_is_read_without_the_means_it_ends_on_and_takes_its_headline_with_it(grader, bank):
+    """'..., using its outputs as targets' is true of distillation and hid the wrong claim before
+    it; a headline spelt out after a colon in the second person ('...: you distill the teacher by
+    ...') falls with what spells it out."""
+    from app.scoring.grade import _build_windows, _claim_readings, _what_it_spells_out
+
+    q = bank.get("train-vs-infer-optimization")
+    said = "Distillation is a compression trick: you distill the teacher by squeezing its own weights down, using its outputs as targets."
+    clauses = read_answer(said)
+    windows = _build_windows(clauses, grader.matcher)
+    assert "you distill the teacher by squeezing its own weights down" in [t for _, t in _claim_readings(windows)]
+    assert [clauses[i].text for i in _what_it_spells_out({1}, clauses, windows, frozenset(), grader.matcher, said)] == [
+        "Distillation is a compression trick"]
+    result = grader.grade(q, said)
+    assert "distillation-shrinks-teacher" in {m.id for m in result.misconceptions}
+    assert {c.id: c.state for c in result.checkpoints}["distillation"] == "missed"
+    # a right claim that ends on its means stays right, and a colon that opens a claim of its own
+    # ('you can also ...') leaves the headline standing
+    right = grader.grade(q, "Distillation trains a separate small student to copy the teacher, using its soft outputs as targets.")
+    assert not right.misconceptions and {c.id: c.state for c in right.checkpoints}["distillation"] != "missed"
+    said = "Distillation is a compression trick: you can also prune the student."
+    clauses = read_answer(said)
+    assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()
+
+
 def test_a_clause_after_a_wrong_claim_that_turns_to_another_topic_keeps_its_credit(grader, bank):
     answer = ("In tensor parallelism each GPU runs its own group of whole layers, so pipeline parallelism sends the activations "
               "point-to-point from one stage to the next.")

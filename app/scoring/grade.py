@@ -800,13 +800,24 @@ def _read_as(pairs: list[tuple[_Window, str]], cp_refs, rv: np.ndarray, encode: 
     return read, sims, cp_sim
 
 
+# A clause that ends on how it is done ('you distill the teacher by squeezing its own weights
+# down, using its outputs as targets'): the means can be true where the claim before it is not.
+_TRAILING_MEANS = re.compile(r"^(?P<main>.+?\S),\s+(?:using|relying on|based on|leaving|keeping|making|turning|giving)\s+(?P<means>.+)$")
+
+
 def _claim_readings(windows: list[_Window]) -> list[tuple[int, str]]:
-    """(window, text): each clause that opens on its reason read without it, and each relative
-    clause read as said of its noun (_relatives_said_of_their_noun)."""
+    """(window, text): each clause that opens on its reason read without it, each clause that
+    ends on its means read without them, and each relative clause read as said of its noun
+    (_relatives_said_of_their_noun)."""
     extra = []
     for i, w in enumerate(windows):
-        m = _LEADING_REASON.match(w.text) if len(w.clauses) == 1 else None
+        if len(w.clauses) != 1:
+            continue
+        m = _LEADING_REASON.match(w.text)
         if m and len(content_words(m.group("main"))) >= 3:
+            extra.append((i, m.group("main")))
+        m = _TRAILING_MEANS.match(w.text)
+        if m and len(content_words(m.group("main"))) >= 3 and len(content_words(m.group("means"))) >= 2:
             extra.append((i, m.group("main")))
     return extra + _relatives_said_of_their_noun(windows)
 
@@ -1878,7 +1889,7 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
 # own ('...: every GPU is busy all the time', '...: that is why it runs across nodes', '...: it
 # also cuts the FLOPs').
 _COPULA = re.compile(r"\b(?:is|are)\b")
-_SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)")
+_SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)|(?:you|we) (?!(?:also|then|still|just|can|could|should|would|might|need|have to)\b)")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
