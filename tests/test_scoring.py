@@ -1611,6 +1611,9 @@ def test_a_wrong_claim_is_read_without_the_means_it_ends_on_and_takes_its_headli
     clauses = read_answer(said)
     windows = _build_windows(clauses, grader.matcher)
     assert "you distill the teacher by squeezing its own weights down" in [t for _, t in _claim_readings(windows)]
+    # a result is no means: it can be the wrong part itself, or qualify the claim
+    result = _build_windows(read_answer("Kernel fusion merges the kernels, making the math itself cheaper."), grader.matcher)
+    assert _claim_readings(result) == []
     assert [clauses[i].text for i in _what_it_spells_out({1}, clauses, windows, frozenset(), grader.matcher, said)] == [
         "Distillation is a compression trick"]
     result = grader.grade(q, said)

@@ -802,7 +802,8 @@ def _read_as(pairs: list[tuple[_Window, str]], cp_refs, rv: np.ndarray, encode: 
 
 # A clause that ends on how it is done ('you distill the teacher by squeezing its own weights
 # down, using its outputs as targets'): the means can be true where the claim before it is not.
-_TRAILING_MEANS = re.compile(r"^(?P<main>.+?\S),\s+(?:using|relying on|based on|leaving|keeping|making|turning|giving)\s+(?P<means>.+)$")
+# (Not a result, ', making ...', ', leaving ...': that can be the wrong part, or qualify the claim.)
+_TRAILING_MEANS = re.compile(r"^(?P<main>.+?\S),\s+(?:using|relying on)\s+(?P<means>.+)$")
 
 
 def _claim_readings(windows: list[_Window]) -> list[tuple[int, str]]:
