@@ -1626,6 +1626,19 @@ def test_a_wrong_claim_is_read_without_the_means_it_ends_on_and_takes_its_headli
     said = "Distillation is a compression trick: you can also prune the student."
     clauses = read_answer(said)
     assert _what_it_spells_out({1}, clauses, _build_windows(clauses, grader.matcher), frozenset(), grader.matcher, said) == set()
+    # (found by a review) a means that says what the correction says keeps the claim right; a
+    # colon that opens a claim of its own in the second person, wrong or not, leaves a right
+    # headline standing
+    means = grader.grade(q, "Distillation compresses the model into fewer parameters, using a separate smaller student trained on the teacher's logits.")
+    assert not means.misconceptions and {c.id: c.state for c in means.checkpoints}["distillation"] == "covered"
+    for said, point, wrong in (
+        ("Distillation is training a smaller student on the teacher's soft outputs: you never lose any accuracy with INT8 either.",
+         "distillation", "int8-no-accuracy-cost"),
+        ("Pruning is removing weights, channels or heads and fine-tuning after: you get a 2x GPU speedup from zeroing arbitrary weights on its own.",
+         "pruning", "unstructured-pruning-speeds-up"),
+    ):
+        got = grader.grade(q, said)
+        assert wrong in {m.id for m in got.misconceptions} and {c.id: c.state for c in got.checkpoints}[point] != "missed", said
 
 
 def test_a_clause_after_a_wrong_claim_that_turns_to_another_topic_keeps_its_credit(grader, bank):

@@ -156,6 +156,7 @@ class _Window:
     hedged: bool = False
     reported: bool = False
     supposed: bool = False  # a supposition ('if X were so, ...'): reasoned about, not claimed
+    left_out: str = ""  # what this reading of a clause leaves out: the means it ends on
     substance: float = 1.0
     sentence: int = 0
     clauses: tuple[int, ...] = ()
@@ -833,6 +834,10 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
     if not extra:
         return windows, sims, cp_sim, parent
     read, new_sims, new_cp = _read_as([(windows[i], t) for i, t in extra], cp_refs, rv, encode, matcher)
+    for n, (i, t) in enumerate(extra):
+        m = _TRAILING_MEANS.match(windows[i].text)
+        if m and m.group("main") == t:
+            read[n] = replace(read[n], left_out=m.group("means"))
     return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
 
 
@@ -1719,6 +1724,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'X shrinks the model, but it does not speed anything up'
         if not w.words - set(prompt_words):
             continue  # restating the question asserts nothing
+        if w.left_out and len(set(content_words(w.left_out)) & alt_only) >= 2:
+            continue  # 'compresses the model, using a separate smaller student ...': the means says what the correction says
         w_dir = direction(w.text)
         if m_dir and w_dir and w_dir != m_dir:
             continue  # 'the fused kernel does the same FLOPs' states the opposite of 'fewer FLOPs'
@@ -1878,11 +1885,20 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
         head = c - 1
         if head < 0 or head in wrong or head not in text or c not in text or clauses[head].sentence != clauses[c].sentence:
             continue
-        if (":" in answer[clauses[head].end:clauses[c].start] and _SPELLED_OUT.match(clauses[c].text.lower())
+        if (":" in answer[clauses[head].end:clauses[c].start] and _spells_out(clauses[c].text.lower(), text[head])
                 and _COPULA.search(text[head])
                 and not (_subjects(text[c], matcher) & topics) - _subjects(text[head], matcher)):
             out.add(head)
     return out
+
+
+def _spells_out(said: str, head: str) -> bool:
+    """Whether a clause after a colon says in full what the headline before it says in short."""
+    if _SPELLED_OUT.match(said):
+        return True
+    m = _SPELLED_OUT_AS_DOING.match(said)
+    subject = _COPULA.split(head, maxsplit=1)[0]
+    return bool(m) and any(word[:5] == m.group(1)[:5] for word in re.findall(r"[a-z]{5,}", subject))
 
 
 # A headline that says what its subject is ('X is a hardware spec'), and what a colon opens that
@@ -1890,7 +1906,11 @@ def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_W
 # own ('...: every GPU is busy all the time', '...: that is why it runs across nodes', '...: it
 # also cuts the FLOPs').
 _COPULA = re.compile(r"\b(?:is|are)\b")
-_SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)|(?:you|we) (?!(?:also|then|still|just|can|could|should|would|might|need|have to)\b)")
+_SPELLED_OUT = re.compile(r"(?:it|this|they)(?:'s| is|'re| are) (?!(?:why|because|also|not|just|still|then)\b)")
+# ... or that says, in the second person, how one does what the headline names: 'distillation is a
+# compression trick: you distill the teacher by ...' (not any claim that opens on 'you': 'pruning is
+# removing weights: you get a 2x speedup ...' makes a claim of its own).
+_SPELLED_OUT_AS_DOING = re.compile(r"(?:you|we) ([a-z]{5,})")
 _CLAIM_DENIES = re.compile(r"\b(?:rather than|instead of|as opposed to)\b")
 
 
