@@ -1610,7 +1610,7 @@ def test_a_wrong_claim_is_read_without_the_means_it_ends_on_and_takes_its_headli
     said = "Distillation is a compression trick: you distill the teacher by squeezing its own weights down, using its outputs as targets."
     clauses = read_answer(said)
     windows = _build_windows(clauses, grader.matcher)
-    assert "you distill the teacher by squeezing its own weights down" in [t for _, t in _claim_readings(windows)]
+    assert "you distill the teacher by squeezing its own weights down" in [t for _, t, _ in _claim_readings(windows)]
     # a result is no means: it can be the wrong part itself, or qualify the claim
     result = _build_windows(read_answer("Kernel fusion merges the kernels, making the math itself cheaper."), grader.matcher)
     assert _claim_readings(result) == []

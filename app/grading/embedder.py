@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
@@ -248,9 +249,7 @@ def _shards(lengths: Sequence[int], parts: int) -> list[tuple[int, int]]:
     >>> _shards([5, 5, 5, 5], 2), _shards([3, 4, 30], 2), _shards([7], 2)
     ([(0, 2), (2, 4)], [(0, 2), (2, 3)], [(0, 1)])
     """
-    prefix = [0]
-    for n in lengths:
-        prefix.append(prefix[-1] + n)
+    prefix = list(accumulate(lengths, initial=0))
     cuts = [0]
     for j in range(1, parts):
         target = prefix[-1] * j / parts

@@ -807,9 +807,10 @@ def _read_as(pairs: list[tuple[_Window, str]], cp_refs, rv: np.ndarray, encode: 
 _TRAILING_MEANS = re.compile(r"^(?P<main>.+?\S),\s+(?:using|relying on)\s+(?P<means>.+)$")
 
 
-def _claim_readings(windows: list[_Window]) -> list[tuple[int, str]]:
-    """(window, text): each clause that opens on its reason read without it, each clause that
-    ends on its means read without them, and each relative clause read as said of its noun
+def _claim_readings(windows: list[_Window]) -> list[tuple[int, str, str]]:
+    """(window, text, what the reading leaves out that a wrong claim must not be read without):
+    each clause that opens on its reason read without it, each clause that ends on its means read
+    without them (the means left out), and each relative clause read as said of its noun
     (_relatives_said_of_their_noun)."""
     extra = []
     for i, w in enumerate(windows):
@@ -817,11 +818,11 @@ def _claim_readings(windows: list[_Window]) -> list[tuple[int, str]]:
             continue
         m = _LEADING_REASON.match(w.text)
         if m and len(content_words(m.group("main"))) >= 3:
-            extra.append((i, m.group("main")))
+            extra.append((i, m.group("main"), ""))
         m = _TRAILING_MEANS.match(w.text)
         if m and len(content_words(m.group("main"))) >= 3 and len(content_words(m.group("means"))) >= 2:
-            extra.append((i, m.group("main")))
-    return extra + _relatives_said_of_their_noun(windows)
+            extra.append((i, m.group("main"), m.group("means")))
+    return extra + [(i, t, "") for i, t in _relatives_said_of_their_noun(windows)]
 
 
 def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndarray, cp_refs, rv: np.ndarray, encode: Encode,
@@ -833,12 +834,9 @@ def _with_main_clauses(windows: list[_Window], sims: np.ndarray, cp_sim: np.ndar
     extra = _claim_readings(windows)
     if not extra:
         return windows, sims, cp_sim, parent
-    read, new_sims, new_cp = _read_as([(windows[i], t) for i, t in extra], cp_refs, rv, encode, matcher)
-    for n, (i, t) in enumerate(extra):
-        m = _TRAILING_MEANS.match(windows[i].text)
-        if m and m.group("main") == t:
-            read[n] = replace(read[n], left_out=m.group("means"))
-    return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _ in extra]
+    read, new_sims, new_cp = _read_as([(windows[i], t) for i, t, _ in extra], cp_refs, rv, encode, matcher)
+    read = [replace(r, left_out=left_out) if left_out else r for r, (_, _, left_out) in zip(read, extra)]
+    return list(windows) + read, np.vstack([sims, new_sims]), np.vstack([cp_sim, new_cp]), parent + [i for i, _, _ in extra]
 
 
 # A relative clause that says something of the noun before it ('rank 0, which averages them and
@@ -926,7 +924,7 @@ def grade(rubric: Rubric, answer: str, *, encode: Encode, matcher: TermMatcher, 
 
     refs, prompt_ref, cp_refs, cp_facets, m_refs, m_corr, m_pred = _rubric_refs(rubric, matcher)
     # The claim readings of the windows, for the wrong-claim search, in the same encoder pass.
-    later = [t for _, t in _claim_readings(windows)] if rubric.misconceptions else []
+    later = [t for _, t, _ in _claim_readings(windows)] if rubric.misconceptions else []
     wv, rv = _encode_windows(windows, refs.texts, encode, later)
     sims = wv @ rv.T  # (windows, refs)
     # cp_sim[w, k]: how close window w is to checkpoint k (its text or any example).
@@ -1897,8 +1895,7 @@ def _spells_out(said: str, head: str) -> bool:
     if _SPELLED_OUT.match(said):
         return True
     m = _SPELLED_OUT_AS_DOING.match(said)
-    subject = _COPULA.split(head, maxsplit=1)[0]
-    return bool(m) and any(word[:5] == m.group(1)[:5] for word in re.findall(r"[a-z]{5,}", subject))
+    return bool(m) and root(m.group(1)) in {root(word) for word in re.findall(r"[a-z]{5,}", _COPULA.split(head, maxsplit=1)[0])}
 
 
 # A headline that says what its subject is ('X is a hardware spec'), and what a colon opens that
