@@ -2697,3 +2697,28 @@ def test_a_trend_stated_the_other_way_round_earns_nothing(grader, bank):
     assert state("Adding more pipeline stages makes the bubble smaller.") == "missed"
     assert state("The bubble shrinks as you add more micro-batches relative to the number of stages.") != "missed"
     assert state("The more micro-batches you push through, the smaller the bubble.") != "missed"
+
+
+def test_denying_a_change_or_a_compression_denies_the_lessening_a_wrong_claim_makes(grader):
+    # 'doesn't compress the weights' denies 'shrinks its weights'; 'barely changes the FLOPs'
+    # denies 'reducing the FLOPs': neither is the wrong claim, which a plain assertion still makes.
+    distil = _wrong_claims(
+        grader, "Distillation trains a separate, smaller student model to mimic a large teacher's outputs.",
+        "Distillation compresses the teacher model itself into fewer parameters.",
+        "Distillation doesn't compress the teacher's weights.",
+        "Distillation compresses the teacher's weights.",
+        prompt="How does knowledge distillation work?",
+        correction="Distillation trains a separate, smaller student model to reproduce the teacher's outputs, and the teacher itself stays unchanged.",
+        examples=("Distillation takes the teacher and shrinks its weights in place.",),
+    )
+    fusion = _wrong_claims(
+        grader, "Kernel fusion merges several operations into one kernel, which removes launch overhead and avoids round trips through memory.",
+        "Kernel fusion makes models faster mainly by reducing the number of floating-point operations.",
+        "Fusion barely changes the FLOPs.",
+        "Fusion does not change the FLOPs at all.",
+        "Fusion mainly reduces the FLOPs.",
+        prompt="Why does kernel fusion speed things up?",
+        correction="Fusion leaves the arithmetic unchanged; it saves launches and memory traffic.",
+    )
+    assert distil == [[], ["m"]], distil
+    assert fusion == [[], [], ["m"]], fusion

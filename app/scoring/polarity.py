@@ -288,17 +288,26 @@ def _lessens(text: str) -> bool:
     return bool(LESSENS.search(text.lower()))
 
 
+# What a denial of a lessening can also say: that nothing is made smaller ('doesn't compress the
+# teacher's weights') or that nothing changes at all ('barely changes the FLOPs' denies 'reduces
+# the FLOPs'). Only under a negation: a reference that compresses or changes something is no
+# lessening of its own ('distillation compresses the teacher' is denied by 'does not touch it').
+_DENIABLE_LESSENING = re.compile(rf"{LESSENS.pattern}|\b(?:compress(?:es|ed|ing)?|chang(?:e|es|ed|ing)|alter(?:s|ed|ing)?)\b")
+
+
 @lru_cache(maxsize=4096)
 def _lessening_denied(text: str) -> bool:
-    """Whether a word of avoiding or lessening falls under one of the text's negations ('does
-    not reduce the traffic'), not beside it ('not writing intermediates and launching fewer
-    kernels': both say that something is avoided).
+    """Whether a word of avoiding or lessening, or of any change, falls under one of the text's
+    negations ('does not reduce the traffic', 'barely changes the FLOPs'), not beside it ('not
+    writing intermediates and launching fewer kernels': both say that something is avoided).
 
     >>> _lessening_denied("fusion doesn't reduce memory traffic"), _lessening_denied("not writing intermediates and launching fewer kernels")
     (True, False)
+    >>> _lessening_denied("distillation doesn't compress the teacher's weights"), _lessening_denied("fusion barely changes the flops")
+    (True, True)
     """
     low, spans = _denials(text)
-    lessens = _Found(LESSENS, low) if spans else None
+    lessens = _Found(_DENIABLE_LESSENING, low) if spans else None
     return any(lessens.within(after, stop) for _, after, stop in spans)
 
 
