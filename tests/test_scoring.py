@@ -2722,3 +2722,26 @@ def test_denying_a_change_or_a_compression_denies_the_lessening_a_wrong_claim_ma
     )
     assert distil == [[], ["m"]], distil
     assert fusion == [[], [], ["m"]], fusion
+
+
+def test_a_clause_about_what_a_wrong_claim_likens_its_subject_to_is_not_the_claim(grader):
+    # 'ZeRO splits each layer's computation like tensor parallelism': said of tensor parallelism,
+    # the same words are right; said of ZeRO, they are the wrong claim.
+    zero = _wrong_claims(
+        grader, "ZeRO shards optimizer states, gradients and parameters across the data-parallel GPUs.",
+        "ZeRO splits each layer's computation across GPUs like tensor parallelism.",
+        "Tensor parallelism splits each layer's computation across GPUs.",
+        "ZeRO splits each layer's computation across GPUs.",
+        prompt="How does ZeRO cut memory in data-parallel training?",
+        correction="ZeRO shards the storage of optimizer states, gradients and parameters, and each rank still computes whole layers on its own data.",
+    )
+    tp = _wrong_claims(
+        grader, "Tensor parallelism all-reduces activations inside every layer.",
+        "Tensor parallelism all-reduces the model's weight gradients once per step, like data parallelism.",
+        "Data parallelism all-reduces the weight gradients once per step.",
+        "Tensor parallelism all-reduces the weight gradients once per step.",
+        prompt="Which collectives does tensor parallelism need, and where?",
+        correction="Tensor parallelism all-reduces activations and activation gradients inside every layer; the once-per-step gradient all-reduce belongs to data parallelism.",
+    )
+    assert zero == [[], ["m"]], zero
+    assert tp == [[], ["m"]], tp

@@ -1677,7 +1677,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # The concepts the claim's subject stands beside: its siblings, and what the correction names
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
     claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
-    peers = (siblings_of(m_subjects, matcher) | (corrected - claimed)) - m_subjects
+    # ... and what the claim likens its subject to ('ZeRO splits each layer's computation like
+    # tensor parallelism'): a clause that opens on that and never names the subject is right about it.
+    likened = set().union(*(_likened(clean_for_matching(t, matcher), matcher) for t in m_claims))
+    peers = (siblings_of(m_subjects, matcher) | (corrected - claimed) | likened) - m_subjects
     # ... but what the claim or its phrasings name is no other subject ('NCHW or NHWC doesn't
     # matter for performance' for 'memory layout does not affect speed').
     asked_topics -= claimed
@@ -2491,6 +2494,21 @@ def _may_continue(text: str, m_subjects: set[str], matcher: TermMatcher) -> bool
     if found and _opens_on(text, found[0][0]):
         return False
     return not any(_same_head(k, s, matcher) for k in keys for s in m_subjects)
+
+
+# A likeness: 'like tensor parallelism', 'just like DDP', 'as in data parallelism', 'the same as X'.
+_LIKENESS = re.compile(r"\b(?:(?:just |exactly |much )?like|as in|as with|the same as|similar to)\s+([^,;:.!?()]{1,60})")
+
+
+@lru_cache(maxsize=1024)
+def _likened(canon: str, matcher: TermMatcher) -> frozenset[str]:
+    """The concepts a wrong claim likens its subject to ('... like tensor parallelism').
+
+    >>> m = TermMatcher.build([("tensor parallelism", ["tp"], []), ("ZeRO", [], [])])
+    >>> sorted(_likened("zero splits each layer's computation across gpus like tensor parallelism", m))
+    ['tensorparallelism']
+    """
+    return frozenset(key for like in _LIKENESS.finditer(canon) for _, key in _concepts_at(like.group(1), matcher))
 
 
 def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: TermMatcher) -> bool:
