@@ -2745,3 +2745,20 @@ def test_a_clause_about_what_a_wrong_claim_likens_its_subject_to_is_not_the_clai
     )
     assert zero == [[], ["m"]], zero
     assert tp == [[], ["m"]], tp
+
+
+def test_a_concept_the_right_point_names_itself_does_not_mark_the_wrong_claim(grader, bank):
+    # A phrasing of the claim says 'faster on the GPU', but the right point about DALI names the
+    # GPU too: naming it while saying what DALI really speeds up is no sign of the claim. The claim
+    # said plainly is still found, and so is a pipeline claim with all-reduce, though the point
+    # closest to it (about tensor parallelism) names all-reduce: that point is about another subject.
+    dali = bank.get("cudnn-and-dali")
+    found = [[m.id for m in grader.grade(dali, a).misconceptions] for a in (
+        "DALI speeds up the input pipeline, decoding and augmentation on the GPU.",
+        "We used DALI to make the network's layers run faster on the GPU.",
+    )]
+    assert found == [[], ["dali-speeds-up-model"]], found
+    tvp = bank.get("tensor-vs-pipeline-parallelism")
+    found = [m.id for m in grader.grade(tvp, "In pipeline parallelism each stage holds consecutive layers, and at each stage boundary "
+                                             "the GPUs do an all-reduce of the activations so the next stage gets them.").misconceptions]
+    assert found == ["pp-uses-allreduce"], found

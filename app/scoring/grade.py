@@ -36,7 +36,7 @@ each asserted misconception then taking a 30% share of it away. An empty answer 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -1744,8 +1744,14 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
             continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
         counts = _scope_side(w, m_scope)
+        # (a concept that the closest correct point about the claim's subject names itself marks no
+        # wrong claim: 'on the GPU' for 'DALI decodes and augments on the GPU', where a phrasing of
+        # the claim says 'faster on the GPU'; the point about another subject does not count:
+        # all-reduce is right for tensor parallelism, and still the mark of a pipeline claim)
+        near = clean_for_matching(cp_texts[k_near], matcher) if cp_texts else ""
+        near_keys = matcher.keys_in(near) if near and _first_subject(near, matcher) in m_subjects else frozenset()
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
-                               matcher, m_own, m_absolute, counts)
+                               matcher, m_own, m_absolute, counts, near_keys)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
         if m_denied and not w.negated and m_denied <= w.words and not m_favoured & w.words:
@@ -2541,7 +2547,7 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False, counts: int = 0) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False, counts: int = 0, near_keys: Iterable[str] = ()) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
@@ -2571,7 +2577,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     alt_words = set(content_words(alt_text))
     # ... nor by its words ('fusion keeps ... kernel launches' names kernel fusion).
     named = {k for k in m_keys if _term_words(k, matcher) and _term_words(k, matcher) <= alt_words}
-    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads - named, alt_keys - m_keys
+    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads - named - set(near_keys), alt_keys - m_keys
     # About the same subject: a concept or content word the claim and its correction share.
     shared = (m_keys & alt_keys) | (m_words & set(content_words(alt_text)))
     if distinct_m and distinct_alt and (w.keys | w.words) & shared:
