@@ -2762,3 +2762,15 @@ def test_a_concept_the_right_point_names_itself_does_not_mark_the_wrong_claim(gr
     found = [m.id for m in grader.grade(tvp, "In pipeline parallelism each stage holds consecutive layers, and at each stage boundary "
                                              "the GPUs do an all-reduce of the activations so the next stage gets them.").misconceptions]
     assert found == ["pp-uses-allreduce"], found
+
+
+def test_a_per_phrase_qualifies_the_thing_that_changes(grader, bank):
+    # 'lowers the per-request cost' changes the cost, as 'lowers the cost per request' does: not the
+    # latency the wrong claim lowers. 'lowers the latency of each request' is the claim.
+    q = bank.get("batching-latency-throughput")
+    found = [[m.id for m in grader.grade(q, a).misconceptions] for a in (
+        "Batching lowers the per-request cost.",
+        "Batching lowers the per-request cost but raises latency.",
+        "Batching lowers the latency of each request.",
+    )]
+    assert found == [[], [], ["batching-lowers-latency"]], found

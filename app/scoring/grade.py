@@ -1571,13 +1571,19 @@ def _direction_of_word(word: str) -> str | None:
     return next((f"<{d}>" for d, rx in _DIRECTION_WORD.items() if rx.fullmatch(word)), None)
 
 
+# A 'per' phrase qualifies the thing that changes, it is not that thing: 'lowers the per-request
+# cost' is a change of the cost, as 'lowers the cost per request' is.
+_PER_WHAT = re.compile(r"\bper[- ][\w-]+")
+
+
 def _changed(text: str, *, before: bool = False) -> set[str]:
-    """What a stated change is of: the word after each word of direction ('more precise' -> precis);
-    with ``before``, the word before it where none follows ('makes the bubble smaller' -> bubbl)."""
+    """What a stated change is of: the word after each word of direction ('more precise' -> precis,
+    'lowers the per-request cost' -> cost); with ``before``, the word before it where none follows
+    ('makes the bubble smaller' -> bubbl)."""
     out = set()
     for rx in _DIRECTION.values():
         for m in rx.finditer(text):
-            after = content_words(text[m.end() :])
+            after = content_words(_PER_WHAT.sub(" ", text[m.end() :]))
             if after:
                 out.add(root(after[0]))  # 'precise' and 'precision' alike
             elif before and (ahead := content_words(text[: m.start()])):
