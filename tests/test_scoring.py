@@ -2774,3 +2774,14 @@ def test_a_per_phrase_qualifies_the_thing_that_changes(grader, bank):
         "Batching lowers the latency of each request.",
     )]
     assert found == [[], [], ["batching-lowers-latency"]], found
+
+
+def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank):
+    # The wrong claim is that each GPU's traffic grows linearly with N; the total over all GPUs does.
+    q = bank.get("allreduce-deep-dive")
+    found = [[m.id for m in grader.grade(q, a).misconceptions] for a in (
+        "The total traffic over all GPUs grows linearly with N.",
+        "The total traffic summed over all GPUs does grow linearly with N, but per GPU it stays at about twice the tensor size.",
+        "All-reduce traffic per GPU grows linearly with the number of GPUs.",
+    )]
+    assert found == [[], [], ["naive-traffic"]], found

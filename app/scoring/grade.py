@@ -1666,6 +1666,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
     m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
     m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
+    m_each = any(_EACH.search(clean_for_matching(t, matcher)) for t in m_claims)  # 'each GPU ... its traffic grows'
     overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
@@ -1766,6 +1767,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
         if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
             continue  # 'each token goes to its top one or two experts' is not 'to all the experts'
+        if m_each and _TOTAL.search(w.text) and not _EACH.search(w.text):
+            continue  # 'the total traffic over all GPUs grows linearly' is not 'each GPU's traffic grows linearly'
 
         correct = float(cp_sim[i].max())
         if corr_ref is not None:
@@ -2604,6 +2607,9 @@ _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "
 # Overclaiming words: a wrong claim often makes a hedged truth absolute.
 # 'all the experts', 'all of the GPUs' against 'its top two experts', 'only a few of them'.
 _ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
+# A claim about each of several things against a statement about them all together.
+_EACH = re.compile(r"\b(?:per|each|every)\b")
+_TOTAL = re.compile(r"\b(?:total|overall|aggregate|combined|altogether|cumulative|summed (?:over|across))\b")
 _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or three|a few|only (?:one|two|\d+|k|some|a subset)|"
                       r"\d+ (?:out )?of (?:the |its )?\d+|a subset|a handful)\b")
 # A claim that something suffices ('the async call is enough, whatever memory'; 'its accuracy can be
