@@ -1764,8 +1764,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # wrong claim: 'on the GPU' for 'DALI decodes and augments on the GPU', where a phrasing of
         # the claim says 'faster on the GPU'; the point about another subject does not count:
         # all-reduce is right for tensor parallelism, and still the mark of a pipeline claim)
-        near = clean_for_matching(cp_texts[k_near], matcher) if cp_texts else ""
-        near_keys = matcher.keys_in(near) if near and _first_subject(near, matcher) in m_subjects else frozenset()
+        near_keys = _subject_keys(cp_texts[k_near], frozenset(m_subjects), matcher) if cp_texts else frozenset()
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
                                matcher, m_own, m_absolute, counts, near_keys)
         if structure < 0:
@@ -2518,6 +2517,13 @@ def _may_continue(text: str, m_subjects: set[str], matcher: TermMatcher) -> bool
     if found and _opens_on(text, found[0][0]):
         return False
     return not any(_same_head(k, s, matcher) for k in keys for s in m_subjects)
+
+
+@lru_cache(maxsize=4096)
+def _subject_keys(point: str, subjects: frozenset[str], matcher: TermMatcher) -> frozenset[str]:
+    """The concepts a point names, if it is about one of ``subjects`` (its first concept), else none."""
+    canon = clean_for_matching(point, matcher)
+    return frozenset(matcher.keys_in(canon)) if _first_subject(canon, matcher) in subjects else frozenset()
 
 
 # A likeness: 'like tensor parallelism', 'just like DDP', 'as in data parallelism', 'the same as X'.
