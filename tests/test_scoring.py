@@ -2785,15 +2785,3 @@ def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank
         "All-reduce traffic per GPU grows linearly with the number of GPUs.",
     )]
     assert found == [[], [], ["naive-traffic"]], found
-
-
-def test_the_link_a_concept_goes_over_does_not_take_its_place(grader, bank):
-    # 'TP over InfiniBand between nodes' puts tensor parallelism between nodes: the wrong claim,
-    # however short. InfiniBand between nodes, or PP over it, is right.
-    q = bank.get("tensor-vs-pipeline-parallelism")
-    found = [[m.id for m in grader.grade(q, a).misconceptions] for a in (
-        "TP over InfiniBand between nodes.",
-        "InfiniBand between nodes is slower than NVLink inside a node.",
-        "PP over InfiniBand between nodes, TP over NVLink inside a node.",
-    )]
-    assert found == [["tp-across-nodes"], [], []], found

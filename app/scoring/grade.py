@@ -1438,8 +1438,6 @@ def role_bindings(text: str, matcher: TermMatcher, *, coordinated: bool = False)
     [('pipelineparallelism', 'across', 'machine')]
     >>> sorted(role_bindings("if the TP group spans nodes, the all-reduce is slow", m))
     []
-    >>> sorted(role_bindings("PP runs over Ethernet between nodes", m))
-    [('pipelineparallelism', 'across', 'node')]
 
     ``coordinated``: the terms joined to that one by 'and' / 'or' share its place ('over NVLink
     and NVSwitch inside a node'); read so in a rubric's text, whose wording is careful.
@@ -1464,10 +1462,6 @@ def _role_bindings(text: str, matcher: TermMatcher, coordinated: bool = False) -
         if before and after:
             place = (_RELATION_CLASS.get(m.group(1), "across"), after[0])
             out.add((before[-1][1], *place))
-            # A link named as the way between the concept and its place is no holder of that place
-            # alone: 'TP over InfiniBand between nodes' puts tensor parallelism between nodes.
-            if not coordinated and len(before) > 1 and _OVER_A_LINK.fullmatch(canon, before[-2][0], before[-1][0]):
-                out.add((before[-2][1], *place))
             if coordinated:
                 # ... and the terms joined to it: 'over NVLink and NVSwitch inside a node'
                 for (p0, k0), (p1, _) in zip(before[-2::-1], before[:0:-1]):
@@ -1477,9 +1471,6 @@ def _role_bindings(text: str, matcher: TermMatcher, coordinated: bool = False) -
     return frozenset(out)
 
 
-# Between a concept and the link it goes over: the concept (up to three words), up to two words
-# ('runs', 'is sent'), and 'over' / 'via' / 'through' / 'using'.
-_OVER_A_LINK = re.compile(r"[\w-]+(?:\s+[\w-]+){0,2}?\s+(?:[\w-]+\s+){0,2}?(?:over|via|through|using)\s+")
 # Between two coordinated terms: the first term (up to three words) and 'and' / 'or'.
 _JOINED = re.compile(r"[\w-]+(?:\s+[\w-]+){0,2}?\s*,?\s+(?:and|or)\s+")
 
