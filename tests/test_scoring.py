@@ -2785,3 +2785,28 @@ def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank
         "All-reduce traffic per GPU grows linearly with the number of GPUs.",
     )]
     assert found == [[], [], ["naive-traffic"]], found
+
+
+@pytest.mark.parametrize("question,answer,claim", [
+    # a denied change as a side remark ('without changing ...') hides no lessening the clause makes
+    ("pipeline-schedules-bubbles", "The 1F1B schedule eliminates the pipeline bubble without changing the activation memory.", "1f1b-removes-bubble"),
+    ("batching-latency-throughput", "Batching lowers the latency of each individual request without changing the hardware.", "batching-lowers-latency"),
+    ("knowledge-distillation", "Distillation compresses the teacher model itself into fewer parameters without changing its architecture.",
+     "distillation-shrinks-teacher"),
+    # 'overall', 'combined gradients', 'the total traffic a GPU sends' speak of no total over them all
+    ("tensor-vs-pipeline-parallelism", "Overall, pipeline parallelism keeps all the GPUs busy all the time with zero idle time.", "pp-no-idle"),
+    ("nvlink-vs-infiniband", "Overall, tensor parallelism is best placed across nodes over InfiniBand, with pipeline parallelism inside the node.",
+     "tp-across-nodes"),
+    ("dp-gradient-allreduce", "Rank 0 applies the combined gradients and broadcasts the parameters to the other ranks after the step.",
+     "params-broadcast-each-step"),
+    ("allreduce-deep-dive", "The total traffic a GPU sends grows linearly with the number of GPUs.", "naive-traffic"),
+    # what the clause likens its subject to is not what it opens on
+    ("zero-optimizer-sharding", "ZeRO shards the optimizer states across data-parallel ranks. Like tensor parallelism, it splits each layer's "
+     "computation across the GPUs.", "zero-splits-layer-compute"),
+    # the claim's own subject, named by the closest point, still marks the claim
+    ("mixed-precision-training", "Mixed precision just stores everything in half precision, the weights and the optimizer state too, for "
+     "Tensor Core throughput.", "everything-in-fp16"),
+])
+def test_the_narrowed_wrong_claim_readings_still_find_the_claim(grader, bank, question, answer, claim):
+    # Cases from a review of the readings above: each was lost by a first, broader version.
+    assert claim in [m.id for m in grader.grade(bank.get(question), answer).misconceptions]

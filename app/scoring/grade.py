@@ -1755,7 +1755,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # wrong claim: 'on the GPU' for 'DALI decodes and augments on the GPU', where a phrasing of
         # the claim says 'faster on the GPU'; the point about another subject does not count:
         # all-reduce is right for tensor parallelism, and still the mark of a pipeline claim)
-        near_keys = _subject_keys(cp_texts[k_near], frozenset(m_subjects), matcher) if cp_texts else frozenset()
+        near_keys = _subject_keys(cp_texts[k_near], frozenset(m_subjects), matcher) - m_subjects if cp_texts else frozenset()
         structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
                                matcher, m_own, m_absolute, counts, near_keys)
         if structure < 0:
@@ -1766,7 +1766,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
         if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
             continue  # 'each token goes to its top one or two experts' is not 'to all the experts'
-        if m_each and _TOTAL.search(w.text) and not _EACH.search(w.text):
+        if m_each and _TOTAL.search(w.text) and not _EACH.search(w.text) and not _ONE_OF_THEM.search(w.text):
             continue  # 'the total traffic over all GPUs grows linearly' is not 'each GPU's traffic grows linearly'
 
         correct = float(cp_sim[i].max())
@@ -2521,6 +2521,9 @@ def _subject_keys(point: str, subjects: frozenset[str], matcher: TermMatcher) ->
 _LIKENESS = re.compile(r"\b(?:(?:just |exactly |much )?like|as in|as with|the same as|similar to)\s+([^,;:.!?()]{1,60})")
 
 
+_AFTER_LIKENESS = re.compile(r"\b(?:(?:just |exactly |much )?(?:like|unlike)|as in|as with|the same as|similar to)\s+$")
+
+
 @lru_cache(maxsize=1024)
 def _likened(canon: str, matcher: TermMatcher) -> frozenset[str]:
     """The concepts a wrong claim likens its subject to ('... like tensor parallelism').
@@ -2538,8 +2541,9 @@ def _opens_on_a_peer(text: str, m_subjects: set[str], peers: set[str], matcher: 
     if not found or not m_subjects or {k for _, k in found} & m_subjects:
         return False
     # A setting said first is not the subject: 'between nodes pipeline parallelism is the choice'.
+    # Nor is what the clause likens its subject to: 'like tensor parallelism, it splits ...'.
     first = next(((pos, key) for pos, key in found if key in peers), None)
-    return first is not None and _opens_on(text, first[0])
+    return first is not None and _opens_on(text, first[0]) and not _AFTER_LIKENESS.search(text, 0, first[0])
 
 
 def _speaks_of(w: _Window, naming: set[tuple[int, int]], subjects: set[str], matcher: TermMatcher) -> bool:
@@ -2615,7 +2619,10 @@ _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "
 _ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
 # A claim about each of several things against a statement about them all together.
 _EACH = re.compile(r"\b(?:per|each|every)\b")
-_TOTAL = re.compile(r"\b(?:total|overall|aggregate|combined|altogether|cumulative|summed (?:over|across))\b")
+# ('the total traffic over all GPUs', 'the aggregate bandwidth across the nodes'; not 'overall, ...',
+# 'the combined gradients', 'the total traffic a GPU sends')
+_TOTAL = re.compile(r"\b(?:total|aggregate|combined|cumulative|summed)\s+(?:[\w-]+\s+){0,2}?(?:over|across|of)\s+(?:all|the|every|n)\b")
+_ONE_OF_THEM = re.compile(r"\b(?:a|one|a single|any one|each single)\s+(?:gpu|device|rank|node|card|worker|replica)\b")
 _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or three|a few|only (?:one|two|\d+|k|some|a subset)|"
                       r"\d+ (?:out )?of (?:the |its )?\d+|a subset|a handful)\b")
 # A claim that something suffices ('the async call is enough, whatever memory'; 'its accuracy can be

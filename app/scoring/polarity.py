@@ -292,7 +292,7 @@ def _lessens(text: str) -> bool:
 # teacher's weights') or that nothing changes at all ('barely changes the FLOPs' denies 'reduces
 # the FLOPs'). Only under a negation: a reference that compresses or changes something is no
 # lessening of its own ('distillation compresses the teacher' is denied by 'does not touch it').
-_DENIABLE_LESSENING = re.compile(rf"{LESSENS.pattern}|\b(?:compress(?:es|ed|ing)?|chang(?:e|es|ed|ing)|alter(?:s|ed|ing)?)\b")
+_CHANGES = re.compile(r"\b(?:compress(?:es|ed|ing)?|chang(?:e|es|ed|ing)|alter(?:s|ed|ing)?)\b")
 
 
 @lru_cache(maxsize=4096)
@@ -305,10 +305,24 @@ def _lessening_denied(text: str) -> bool:
     (True, False)
     >>> _lessening_denied("distillation doesn't compress the teacher's weights"), _lessening_denied("fusion barely changes the flops")
     (True, True)
+    >>> _lessening_denied("batching lowers the latency without changing the hardware")
+    False
     """
     low, spans = _denials(text)
-    lessens = _Found(_DENIABLE_LESSENING, low) if spans else None
-    return any(lessens.within(after, stop) for _, after, stop in spans)
+    lessens = _Found(LESSENS, low) if spans else None
+    if any(lessens.within(after, stop) for _, after, stop in spans):
+        return True
+    # A denied change counts where it is a verb's own denial ('doesn't change', 'barely alters'),
+    # not a side remark ('eliminates the bubble without changing the memory'), and where the clause
+    # makes no lessening or change of its own outside its denials ('compresses the teacher ...
+    # without changing its architecture' still compresses).
+    changes = _Found(_CHANGES, low) if spans else None
+    denied = [(after, stop) for a, after, stop in spans if low[a:after].strip() != "without" and changes.within(after, stop)]
+    if not denied:
+        return False
+    covered = [(after, stop) for _, after, stop in spans]
+    outside = [m for rx in (LESSENS, _CHANGES) for m in rx.finditer(low) if not any(a <= m.start() < b for a, b in covered)]
+    return not outside
 
 
 # A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
