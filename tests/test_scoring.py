@@ -2747,43 +2747,40 @@ def test_a_clause_about_what_a_wrong_claim_likens_its_subject_to_is_not_the_clai
     assert tp == [[], ["m"]], tp
 
 
+def _bank_claims(grader, bank, question_id: str, *answers: str) -> list[list[str]]:
+    """The wrong claims found in each answer to one of the shipped questions."""
+    q = bank.get(question_id)
+    return [[m.id for m in grader.grade(q, a).misconceptions] for a in answers]
+
+
 def test_a_concept_the_right_point_names_itself_does_not_mark_the_wrong_claim(grader, bank):
     # A phrasing of the claim says 'faster on the GPU', but the right point about DALI names the
     # GPU too: naming it while saying what DALI really speeds up is no sign of the claim. The claim
     # said plainly is still found, and so is a pipeline claim with all-reduce, though the point
     # closest to it (about tensor parallelism) names all-reduce: that point is about another subject.
-    dali = bank.get("cudnn-and-dali")
-    found = [[m.id for m in grader.grade(dali, a).misconceptions] for a in (
-        "DALI speeds up the input pipeline, decoding and augmentation on the GPU.",
-        "We used DALI to make the network's layers run faster on the GPU.",
-    )]
+    found = _bank_claims(grader, bank, "cudnn-and-dali",
+                         "DALI speeds up the input pipeline, decoding and augmentation on the GPU.",
+                         "We used DALI to make the network's layers run faster on the GPU.")
     assert found == [[], ["dali-speeds-up-model"]], found
-    tvp = bank.get("tensor-vs-pipeline-parallelism")
-    found = [m.id for m in grader.grade(tvp, "In pipeline parallelism each stage holds consecutive layers, and at each stage boundary "
-                                             "the GPUs do an all-reduce of the activations so the next stage gets them.").misconceptions]
-    assert found == ["pp-uses-allreduce"], found
+    found = _bank_claims(grader, bank, "tensor-vs-pipeline-parallelism",
+                         "In pipeline parallelism each stage holds consecutive layers, and at each stage boundary "
+                         "the GPUs do an all-reduce of the activations so the next stage gets them.")
+    assert found == [["pp-uses-allreduce"]], found
 
 
 def test_a_per_phrase_qualifies_the_thing_that_changes(grader, bank):
     # 'lowers the per-request cost' changes the cost, as 'lowers the cost per request' does: not the
     # latency the wrong claim lowers. 'lowers the latency of each request' is the claim.
-    q = bank.get("batching-latency-throughput")
-    found = [[m.id for m in grader.grade(q, a).misconceptions] for a in (
-        "Batching lowers the per-request cost.",
-        "Batching lowers the per-request cost but raises latency.",
-        "Batching lowers the latency of each request.",
-    )]
+    found = _bank_claims(grader, bank, "batching-latency-throughput", "Batching lowers the per-request cost.",
+                         "Batching lowers the per-request cost but raises latency.", "Batching lowers the latency of each request.")
     assert found == [[], [], ["batching-lowers-latency"]], found
 
 
 def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank):
     # The wrong claim is that each GPU's traffic grows linearly with N; the total over all GPUs does.
-    q = bank.get("allreduce-deep-dive")
-    found = [[m.id for m in grader.grade(q, a).misconceptions] for a in (
-        "The total traffic over all GPUs grows linearly with N.",
-        "The total traffic summed over all GPUs does grow linearly with N, but per GPU it stays at about twice the tensor size.",
-        "All-reduce traffic per GPU grows linearly with the number of GPUs.",
-    )]
+    found = _bank_claims(grader, bank, "allreduce-deep-dive", "The total traffic over all GPUs grows linearly with N.",
+                         "The total traffic summed over all GPUs does grow linearly with N, but per GPU it stays at about twice the tensor size.",
+                         "All-reduce traffic per GPU grows linearly with the number of GPUs.")
     assert found == [[], [], ["naive-traffic"]], found
 
 
@@ -2809,4 +2806,4 @@ def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank
 ])
 def test_the_narrowed_wrong_claim_readings_still_find_the_claim(grader, bank, question, answer, claim):
     # Cases from a review of the readings above: each was lost by a first, broader version.
-    assert claim in [m.id for m in grader.grade(bank.get(question), answer).misconceptions]
+    assert claim in _bank_claims(grader, bank, question, answer)[0]
