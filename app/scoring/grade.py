@@ -36,7 +36,7 @@ each asserted misconception then taking a 30% share of it away. An empty answer 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -2517,11 +2517,11 @@ def _subject_keys(point: str, subjects: frozenset[str], matcher: TermMatcher) ->
     return frozenset(matcher.keys_in(canon)) if _first_subject(canon, matcher) in subjects else frozenset()
 
 
-# A likeness: 'like tensor parallelism', 'just like DDP', 'as in data parallelism', 'the same as X'.
-_LIKENESS = re.compile(r"\b(?:(?:just |exactly |much )?like|as in|as with|the same as|similar to)\s+([^,;:.!?()]{1,60})")
-
-
-_AFTER_LIKENESS = re.compile(r"\b(?:(?:just |exactly |much )?(?:like|unlike)|as in|as with|the same as|similar to)\s+$")
+# A likeness: 'like tensor parallelism', 'just like DDP', 'as in data parallelism', 'the same as X';
+# what follows it in a claim, and what a clause opens on after it ('unlike X, it ...' too).
+_LIKE = r"as in|as with|the same as|similar to|(?:just |exactly |much )?"
+_LIKENESS = re.compile(rf"\b(?:{_LIKE}like)\s+([^,;:.!?()]{{1,60}})")
+_AFTER_LIKENESS = re.compile(rf"\b(?:{_LIKE}(?:like|unlike))\s+$")
 
 
 @lru_cache(maxsize=1024)
@@ -2566,7 +2566,7 @@ def _about_another_subject(w: _Window, before: "_Window | None", m_subjects: set
 
 
 def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt_text: str | None, matcher: TermMatcher,
-               m_own: set[str] = frozenset(), m_absolute: bool = False, counts: int = 0, near_keys: Iterable[str] = ()) -> int:
+               m_own: set[str] = frozenset(), m_absolute: bool = False, counts: int = 0, near_keys: frozenset[str] = frozenset()) -> int:
     """+1 when the window's structure matches the wrong claim and not its correction, -1 the
     other way round, 0 when structure does not tell.
 
@@ -2596,7 +2596,7 @@ def _structure(w: _Window, m_bind: set, m_keys: set[str], m_words: set[str], alt
     alt_words = set(content_words(alt_text))
     # ... nor by its words ('fusion keeps ... kernel launches' names kernel fusion).
     named = {k for k in m_keys if _term_words(k, matcher) and _term_words(k, matcher) <= alt_words}
-    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads - named - set(near_keys), alt_keys - m_keys
+    distinct_m, distinct_alt = m_keys - alt_keys - alt_heads - named - near_keys, alt_keys - m_keys
     # About the same subject: a concept or content word the claim and its correction share.
     shared = (m_keys & alt_keys) | (m_words & set(content_words(alt_text)))
     if distinct_m and distinct_alt and (w.keys | w.words) & shared:

@@ -317,12 +317,9 @@ def _lessening_denied(text: str) -> bool:
     # makes no lessening or change of its own outside its denials ('compresses the teacher ...
     # without changing its architecture' still compresses).
     changes = _Found(_CHANGES, low) if spans else None
-    denied = [(after, stop) for a, after, stop in spans if low[a:after].strip() != "without" and changes.within(after, stop)]
-    if not denied:
+    if not any(low[a:after].strip() != "without" and changes.within(after, stop) for a, after, stop in spans):
         return False
-    covered = [(after, stop) for _, after, stop in spans]
-    outside = [m for rx in (LESSENS, _CHANGES) for m in rx.finditer(low) if not any(a <= m.start() < b for a, b in covered)]
-    return not outside
+    return not any(not any(after <= m.start() < stop for _, after, stop in spans) for rx in (LESSENS, _CHANGES) for m in rx.finditer(low))
 
 
 # A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
