@@ -1275,6 +1275,9 @@ def _opposes(w: _Window, ref_clauses, *, scoped: bool = True) -> bool:
     the opposite of each: 'the path is broken' is as close to 'no current flows in the path' as to
     'the circuit is broken', and agrees with the point. (Against a wrong claim, ``scoped`` off, the
     first of them decides, as it did before ties were read.)"""
+    # An affirmed clause that takes no side of an opposite pair contradicts no affirmed statement.
+    if not w.negated and polarity.takes_no_side(w.text) and all(polarity.plain_statement(ref) for ref, _ in ref_clauses):
+        return False
     most = max(len(rc[1] & w.words) for rc in ref_clauses)
     tied = [ref for ref, words in ref_clauses if len(words & w.words) == most]
     return all(polarity.contradicts(w.text, ref, clause_negated=w.negated, scoped=scoped) for ref in (tied if scoped else tied[:1]))

@@ -347,6 +347,21 @@ def _against_counterfactual(clause: str, reference: str, absent: str, clause_neg
     return not clause_negated and bool(missing & words) and len((set(content_words(reference)) - missing) & words) >= 2
 
 
+
+@lru_cache(maxsize=4096)
+def plain_statement(reference: str) -> bool:
+    """Whether a reference statement denies nothing and is no counterfactual ('without X, ...'):
+    then only a clause that takes a side of an opposite pair, or that waits for all of something,
+    can contradict it (see ``contradicts``)."""
+    return not negated(reference) and not _COUNTERFACTUAL.match(reference)
+
+
+@lru_cache(maxsize=65536)
+def takes_no_side(clause: str) -> bool:
+    """Whether an affirmed clause takes no side of any opposite pair and waits for nothing: it
+    contradicts no ``plain_statement`` (so the grader need not weigh it against each one)."""
+    return not signs(clause, False) and not _WAIT_FOR_ALL.search(clause.lower())
+
 @lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bool = True) -> bool:
     """Whether the clause says the opposite of the reference: by opposite words when they speak,
