@@ -696,8 +696,10 @@ class _Refs:
         return self.index[t]
 
 
+@lru_cache(maxsize=512)
 def _rubric_refs(rubric: Rubric, matcher: TermMatcher):
-    """Every reference text of a rubric, deduplicated, with the indices each part uses."""
+    """Every reference text of a rubric, deduplicated, with the indices each part uses
+    (memoised per rubric: the caller only reads them)."""
     refs = _Refs(matcher)
     prompt_ref = refs.add(rubric.prompt)
     cp_refs = [[refs.add(p.text)] + [refs.add(e) for e in p.examples] for p in rubric.checkpoints]

@@ -319,4 +319,5 @@ def content_words(text: str) -> list[str]:
 @lru_cache(maxsize=16384)
 def _content_words(text: str) -> tuple[str, ...]:
     # Rubric texts are read for every answer: memoised (pure function of the string).
-    return tuple(stem(t.text) for t in tokenize(text) if t.text not in STOPWORDS and len(t.text) > 1)
+    # (the words straight from the pattern: no Token objects for offsets nobody reads here)
+    return tuple(stem(w) for w in map(str.lower, WORD.findall(text)) if w not in STOPWORDS and len(w) > 1)
