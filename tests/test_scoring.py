@@ -2807,3 +2807,26 @@ def test_a_total_over_all_of_them_is_not_a_claim_about_each_of_them(grader, bank
 def test_the_narrowed_wrong_claim_readings_still_find_the_claim(grader, bank, question, answer, claim):
     # Cases from a review of the readings above: each was lost by a first, broader version.
     assert claim in _bank_claims(grader, bank, question, answer)[0]
+
+
+def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(grader):
+    """Study groups often write 'Explains that ...' or 'Claims that ...': the lead-in speaks of the
+    answer, not of the subject, and grades the same as the bare statement (before this reading the
+    eval questions lost up to 2 points of accuracy and 0.14 of misconception F1 with lead-ins)."""
+    import doctest
+
+    from app.scoring import text
+
+    assert doctest.testmod(text).failed == 0
+    led_in = dict(MINIMAL_QUESTION)
+    led_in["checkpoints"] = [{"id": "gradient-allreduce", "text": "The candidate should explain that after backward, gradients are averaged across replicas with an all-reduce."}]
+    led_in["misconceptions"] = [{"id": "params-broadcast-each-step", "text": "Claims that the parameters are broadcast from rank 0 after every step."}]
+    led_in = Question.model_validate(led_in)
+    for answer in ("After the backward pass, each replica all-reduces its gradients so every replica averages the same gradient.",
+                   "um so after backward we like sum the gradients across all the gpus with an all produce",
+                   "Rank 0 broadcasts the parameters to all other ranks after every step.",
+                   "They use some kind of communication to sync."):
+        plain, led = grader.grade(MINIMAL, answer), grader.grade(led_in, answer)
+        assert led.model_dump() == plain.model_dump(), answer
+    # the question shown to the candidate keeps its wording
+    assert led_in.checkpoints[0].text.startswith("The candidate should explain")

@@ -15,19 +15,21 @@ from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
 from app.scoring.spelling import english_words
-from app.scoring.text import replace_lone_surrogates
+from app.scoring.text import replace_lone_surrogates, rubric_statement
 
 log = logging.getLogger(__name__)
 
 
 def rubric_of(question: Question) -> Rubric:
+    """The question as the scoring core reads it: each point is the statement it is about, without
+    a lead-in about the answer ('Explains that ...', 'Claims that ...'), which study groups often write."""
     return Rubric(
         prompt=question.prompt,
         checkpoints=tuple(
-            Point(c.id, c.text, c.weight, c.aliases, c.examples) for c in question.checkpoints
+            Point(c.id, rubric_statement(c.text), c.weight, c.aliases, c.examples) for c in question.checkpoints
         ),
         misconceptions=tuple(
-            Point(m.id, m.text, 1.0, (), m.examples, m.correction) for m in question.misconceptions
+            Point(m.id, rubric_statement(m.text), 1.0, (), m.examples, m.correction) for m in question.misconceptions
         ),
     )
 

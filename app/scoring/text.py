@@ -321,3 +321,44 @@ def _content_words(text: str) -> tuple[str, ...]:
     # Rubric texts are read for every answer: memoised (pure function of the string).
     # (the words straight from the pattern: no Token objects for offsets nobody reads here)
     return tuple(stem(w) for w in map(str.lower, WORD.findall(text)) if w not in STOPWORDS and len(w) > 1)
+
+
+# A rubric line written about the answer rather than about the subject: 'Explains that ...', 'The
+# candidate should mention ...', 'Recognises why ...'. Only the statement after it is the point.
+_ANSWER_VERBS = (r"explain|mention|state|note|say|describe|identify|recogni[sz]e|point out|argue|show|discuss|name|list|give|define|"
+                 r"know|understand|reali[sz]e|acknowledge|demonstrate|clarify|highlight|cite|indicate|claim|believe|think|assume|suggest")
+_ANSWER_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:answer|candidate|student|response|interviewee|speaker|learner)\s+"
+_ANSWER_MODAL = r"(?:should|must|needs? to|has to|can|could|will|would|is able to|is expected to)\s+"
+_ANSWER_ADVERB = r"(?:(?:correctly|clearly|explicitly|briefly|also|specifically|wrongly|mistakenly)\s+)?"
+_CLAUSE_OPENER = r"(?:that|how|why|what|whether|when|where|which)\b\s*"
+# With a subject or a modal any form of the verb will do; alone, a verb in -s that is not also a
+# noun ('States such as ...', 'Notes on ...', 'Lists of ...') must open a clause ('Notes that').
+_MEDIATED = re.compile(rf"^(?:{_ANSWER_SUBJECT}(?:{_ANSWER_MODAL})?|{_ANSWER_MODAL}){_ANSWER_ADVERB}(?:{_ANSWER_VERBS})(?:s|es|ed)?\s+(?:{_CLAUSE_OPENER})?", re.I)
+_BARE_VERB_S = re.compile(rf"^{_ANSWER_ADVERB}(?:(?:mentions|explains|describes|identifies|recogni[sz]es|discusses|defines|acknowledges|demonstrates|"
+                          rf"clarifies|highlights|cites|indicates|argues|claims|believes|thinks|assumes|suggests|understands|reali[sz]es|"
+                          rf"points out)\s+(?:{_CLAUSE_OPENER})?|(?:{_ANSWER_VERBS})s?\s+{_CLAUSE_OPENER})", re.I)
+
+
+def rubric_statement(text: str) -> str:
+    """A checkpoint or a wrong claim as the statement it is about, without a lead-in that speaks of
+    the answer ('Explains that', 'The candidate should mention', 'Claims that'); the text itself
+    when it has none, or when nothing would be left of it.
+
+    >>> rubric_statement("Explains that gradients are averaged with an all-reduce.")
+    'Gradients are averaged with an all-reduce.'
+    >>> rubric_statement("The candidate should mention how the ring splits the tensor into N chunks")
+    'The ring splits the tensor into N chunks'
+    >>> rubric_statement("Mentions paged attention")
+    'Paged attention'
+    >>> rubric_statement("States such as the optimizer moments are sharded in stage 1.")
+    'States such as the optimizer moments are sharded in stage 1.'
+    >>> rubric_statement("Tensor parallelism splits each layer's weight matrices across GPUs.")
+    "Tensor parallelism splits each layer's weight matrices across GPUs."
+    """
+    m = _MEDIATED.match(text) or _BARE_VERB_S.match(text)
+    if m is None:
+        return text
+    rest = text[m.end():].strip()
+    if len(content_words(rest)) < 2:
+        return text
+    return rest[0].upper() + rest[1:]
