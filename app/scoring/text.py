@@ -336,7 +336,10 @@ _CLAUSE_OPENER = r"(?:that|how|why|what|whether|when|where|which)\b\s*"
 _MEDIATED = re.compile(rf"^(?:{_ANSWER_SUBJECT}(?:{_ANSWER_MODAL})?|{_ANSWER_MODAL}){_ANSWER_ADVERB}(?:{_ANSWER_VERBS})(?:s|es|ed)?\s+(?:{_CLAUSE_OPENER})?", re.I)
 _BARE_VERB_S = re.compile(rf"^{_ANSWER_ADVERB}(?:(?:mentions|explains|describes|identifies|recogni[sz]es|discusses|defines|acknowledges|demonstrates|"
                           rf"clarifies|highlights|cites|indicates|argues|claims|believes|thinks|assumes|suggests|understands|reali[sz]es|"
-                          rf"points out)\s+(?:{_CLAUSE_OPENER})?|(?:{_ANSWER_VERBS})s?\s+{_CLAUSE_OPENER})", re.I)
+                          rf"points out)\s+(?:{_CLAUSE_OPENER})?|(?:{_ANSWER_VERBS})s?\s+{_CLAUSE_OPENER}|"
+                          # ... or a gerund, as a wrong claim is often written: 'Thinking that ...', 'Believing the cache ...'
+                          rf"(?:thinking|believing|claiming|assuming|saying|stating|suggesting)\s+(?:{_CLAUSE_OPENER})?|"
+                          rf"(?:mentioning|explaining|describing|noting|recogni[sz]ing|identifying|stating)\s+{_CLAUSE_OPENER})", re.I)
 
 
 def rubric_statement(text: str) -> str:
@@ -350,6 +353,8 @@ def rubric_statement(text: str) -> str:
     'The ring splits the tensor into N chunks'
     >>> rubric_statement("Mentions paged attention")
     'Paged attention'
+    >>> rubric_statement("Thinking that the KV cache also stores the queries")
+    'The KV cache also stores the queries'
     >>> rubric_statement("States such as the optimizer moments are sharded in stage 1.")
     'States such as the optimizer moments are sharded in stage 1.'
     >>> rubric_statement("Tensor parallelism splits each layer's weight matrices across GPUs.")
