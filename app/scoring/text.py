@@ -342,6 +342,13 @@ _BARE_VERB_S = re.compile(rf"^{_ANSWER_ADVERB}(?:(?:mentions|explains|describes|
                           rf"(?:mentioning|explaining|describing|noting|recogni[sz]ing|identifying|stating)\s+{_CLAUSE_OPENER})", re.I)
 
 
+# ... or a label that says what kind of line it is: 'Myth: ...', 'Common mistake: ...', 'Key point: ...'.
+_META_LABEL = re.compile(r"^(?:(?:a|the|one)\s+)?(?:(?:common|typical|frequent|classic|popular|usual|big|key|main|important)\s+)?"
+                         r"(?:myth|misconception|misunderstanding|mistake|error|pitfall|trap|wrong(?:\s+(?:belief|claim|idea|answer))?|"
+                         r"false(?:\s+(?:belief|claim))?|incorrect(?:\s+(?:belief|claim))?|point|idea|must(?:\s+mention)?|required|bonus|note)s?"
+                         r"\s*(?::|\s[-\u2013\u2014])\s*", re.I)
+
+
 def rubric_statement(text: str) -> str:
     """A checkpoint or a wrong claim as the statement it is about, without a lead-in that speaks of
     the answer ('Explains that', 'The candidate should mention', 'Claims that'); the text itself
@@ -355,15 +362,20 @@ def rubric_statement(text: str) -> str:
     'Paged attention'
     >>> rubric_statement("Thinking that the KV cache also stores the queries")
     'The KV cache also stores the queries'
+    >>> rubric_statement("Common misconception: thinking that the KV cache saves memory.")
+    'The KV cache saves memory.'
+    >>> rubric_statement("Pipeline bubble: stages sit idle while the pipeline fills and drains.")
+    'Pipeline bubble: stages sit idle while the pipeline fills and drains.'
     >>> rubric_statement("States such as the optimizer moments are sharded in stage 1.")
     'States such as the optimizer moments are sharded in stage 1.'
     >>> rubric_statement("Tensor parallelism splits each layer's weight matrices across GPUs.")
     "Tensor parallelism splits each layer's weight matrices across GPUs."
     """
-    m = _MEDIATED.match(text) or _BARE_VERB_S.match(text)
-    if m is None:
-        return text
-    rest = text[m.end():].strip()
-    if len(content_words(rest)) < 2:
+    rest = text.strip()
+    for lead_in in (_META_LABEL, _MEDIATED, _BARE_VERB_S):
+        m = lead_in.match(rest)
+        if m and len(content_words(rest[m.end():])) >= 2:
+            rest = rest[m.end():].strip()
+    if rest == text.strip():
         return text
     return rest[0].upper() + rest[1:]
