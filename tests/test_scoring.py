@@ -2835,3 +2835,35 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
     assert [p.text for p in rubric_of(myth).misconceptions] == [p.text for p in rubric_of(led_in).misconceptions] == [m.text for m in MINIMAL.misconceptions]
     # the question shown to the candidate keeps its wording
     assert led_in.checkpoints[0].text.startswith("The candidate should explain")
+
+
+def test_markdown_in_a_rubric_or_an_answer_formats_words_and_adds_none(grader):
+    """A group writing its questions in YAML marks names up (`cudaMemcpyAsync`, **all-reduce**),
+    and a candidate typing an answer does too: the marks are no words. (With such marks on the
+    eval questions' terms, misconception F1 on their test split fell from 0.889 to 0.750.)"""
+    marked = dict(MINIMAL_QUESTION)
+    marked["checkpoints"] = [{"id": "gradient-allreduce", "text": "After backward, **gradients** are averaged across replicas with an `all-reduce`."}]
+    marked["misconceptions"] = [{"id": "params-broadcast-each-step", "text": "The *parameters* are broadcast from `rank 0` after every step."}]
+    marked = Question.model_validate(marked)
+    for answer in ("After the backward pass, each replica all-reduces its gradients so every replica averages the same gradient.",
+                   "Rank 0 broadcasts the parameters to all other ranks after every step.",
+                   "They use some kind of communication to sync."):
+        assert grader.grade(marked, answer).model_dump() == grader.grade(MINIMAL, answer).model_dump(), answer
+    # a strong answer on ZeRO, against its wrong claim with the names marked up: no false flag
+    import json
+
+    from app.bank.loader import load_bank
+
+    zero = load_bank("eval/content").get("evalq-zero-sharding")
+    marks = zero.model_copy(update={"misconceptions": tuple(m.model_copy(update={"text": m.text.replace("ZeRO", "`ZeRO`").replace("data parallelism", "`data parallelism`")})
+                                                             for m in zero.misconceptions)})
+    assert any("`ZeRO`" in m.text for m in marks.misconceptions)
+    strong = next(json.loads(line)["answer"] for line in open("eval/gold/minimal-dev.jsonl") if '"md-zero-01"' in line)
+    assert grader.grade(marks, strong).model_dump() == grader.grade(zero, strong).model_dump()
+    assert grader.grade(marks, strong).misconceptions == []
+    plain = "After the backward pass, each replica all-reduces its gradients; rank 0 broadcasts the parameters after every step."
+    typed = "After the backward pass, each replica `all-reduce`s its **gradients**; rank 0 broadcasts the *parameters* after every step."
+    a, b = grader.grade(MINIMAL, plain), grader.grade(MINIMAL, typed)
+    assert [(c.state, c.strength) for c in a.checkpoints] == [(c.state, c.strength) for c in b.checkpoints]
+    assert [m.id for m in a.misconceptions] == [m.id for m in b.misconceptions] == ["params-broadcast-each-step"]
+    assert b.checkpoints[0].evidence and "`all-reduce`s" in b.checkpoints[0].evidence[0].text  # the evidence is what was typed

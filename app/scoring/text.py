@@ -371,11 +371,36 @@ def rubric_statement(text: str) -> str:
     >>> rubric_statement("Tensor parallelism splits each layer's weight matrices across GPUs.")
     "Tensor parallelism splits each layer's weight matrices across GPUs."
     """
-    rest = text.strip()
+    rest = strip_markup(text).strip()
     for lead_in in (_META_LABEL, _MEDIATED, _BARE_VERB_S):
         m = lead_in.match(rest)
         if m and len(content_words(rest[m.end():])) >= 2:
             rest = rest[m.end():].strip()
     if rest == text.strip():
         return text
+    if not rest:
+        return text
     return rest[0].upper() + rest[1:]
+
+
+_EMPHASIS = (re.compile(r"(?<![\w*])(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"),
+             re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"))
+
+
+def strip_markup(text: str) -> str:
+    """Text without Markdown's emphasis and code marks, which format words and add none: a rubric
+    or an answer typed with `cudaMemcpyAsync` or **all-reduce** reads as the words themselves.
+    A product ('2 * N', '2*N*4'), a name with underscores ('non_blocking') and a blank to fill
+    in ('2. ____ 3.') stay.
+
+    >>> strip_markup("The `KV cache` does **not** store _queries_, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True")
+    'The KV cache does not store queries, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True'
+    >>> strip_markup("1. Put a grid over it. 2. ____ 3. Draw **** a __ b")
+    '1. Put a grid over it. 2. ____ 3. Draw **** a __ b'
+    """
+    if "`" not in text and "*" not in text and "_" not in text:
+        return text
+    text = text.replace("`", "")
+    for rx in _EMPHASIS:
+        text = rx.sub(r"\2", text)
+    return text
