@@ -2811,7 +2811,8 @@ def test_the_narrowed_wrong_claim_readings_still_find_the_claim(grader, bank, qu
 
 def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(grader):
     """Study groups often write 'Explains that ...' or 'Claims that ...': the lead-in speaks of the
-    answer, not of the subject, and grades the same as the bare statement, and so does a label such as "Common mistake:" (before this reading the
+    answer, not of the subject, and grades the same as the bare statement, and so does a label such as "Common mistake:", a list's mark ('1.', '(a)') or
+    a mark scheme's ('[2 pts]') (before this reading the
     eval questions lost up to 2 points of accuracy and 0.14 of misconception F1 with lead-ins)."""
     import doctest
 
@@ -2822,7 +2823,9 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
     led_in["checkpoints"] = [{"id": "gradient-allreduce", "text": "The candidate should explain that after backward, gradients are averaged across replicas with an all-reduce."}]
     led_in["misconceptions"] = [{"id": "params-broadcast-each-step", "text": "Claims that the parameters are broadcast from rank 0 after every step."}]
     myth = dict(led_in, misconceptions=[{"id": "params-broadcast-each-step", "text": "Common mistake: thinking the parameters are broadcast from rank 0 after every step."}])
-    led_in, myth = Question.model_validate(led_in), Question.model_validate(myth)
+    listed = dict(led_in, checkpoints=[{"id": "gradient-allreduce", "text": "1. After backward, gradients are averaged across replicas with an all-reduce. [2 pts]"}],
+                  misconceptions=[{"id": "params-broadcast-each-step", "text": "(a) The parameters are broadcast from rank 0 after every step."}])
+    led_in, myth, listed = Question.model_validate(led_in), Question.model_validate(myth), Question.model_validate(listed)
     for answer in ("After the backward pass, each replica all-reduces its gradients so every replica averages the same gradient.",
                    "um so after backward we like sum the gradients across all the gpus with an all produce",
                    "Rank 0 broadcasts the parameters to all other ranks after every step.",
@@ -2830,9 +2833,11 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
         plain = grader.grade(MINIMAL, answer).model_dump()
         assert grader.grade(led_in, answer).model_dump() == plain, answer
         assert grader.grade(myth, answer).model_dump() == plain, answer
+        assert grader.grade(listed, answer).model_dump() == plain, answer
     from app.grading.offline import rubric_of
 
     assert [p.text for p in rubric_of(myth).misconceptions] == [p.text for p in rubric_of(led_in).misconceptions] == [m.text for m in MINIMAL.misconceptions]
+    assert rubric_of(listed) == rubric_of(MINIMAL)
     # the question shown to the candidate keeps its wording
     assert led_in.checkpoints[0].text.startswith("The candidate should explain")
 

@@ -349,6 +349,12 @@ _META_LABEL = re.compile(r"^(?:(?:a|the|one)\s+)?(?:(?:common|typical|frequent|c
                          r"\s*(?::|\s[-\u2013\u2014])\s*", re.I)
 
 
+# ... or the marks of a list or a mark scheme: '1.', '(a)', '- ' before it; '(2 points)', '[required]' after it.
+# (Not 'A.' or 'C.': a letter and a full stop is as often the choice an answer names as a list mark.)
+_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013])\s+", re.I)
+_MARKS = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\.[0-9]+)?\s*(?:points?|pts?|marks?)|required|optional|must[- ]have|bonus|core|key point)\s*[)\]]\s*\.?\s*$", re.I)
+
+
 def rubric_statement(text: str) -> str:
     """A checkpoint or a wrong claim as the statement it is about, without a lead-in that speaks of
     the answer ('Explains that', 'The candidate should mention', 'Claims that'); the text itself
@@ -364,6 +370,12 @@ def rubric_statement(text: str) -> str:
     'The KV cache also stores the queries'
     >>> rubric_statement("Common misconception: thinking that the KV cache saves memory.")
     'The KV cache saves memory.'
+    >>> rubric_statement("(b) Explains that the bubble shrinks with more micro-batches [2 pts]")
+    'The bubble shrinks with more micro-batches'
+    >>> rubric_statement("C. Black absorbs more heat than white, so pan C heats fastest.")
+    'C. Black absorbs more heat than white, so pan C heats fastest.'
+    >>> rubric_statement("2:4 sparsity keeps two of every four weights (about 50 percent sparse).")
+    '2:4 sparsity keeps two of every four weights (about 50 percent sparse).'
     >>> rubric_statement("Pipeline bubble: stages sit idle while the pipeline fills and drains.")
     'Pipeline bubble: stages sit idle while the pipeline fills and drains.'
     >>> rubric_statement("States such as the optimizer moments are sharded in stage 1.")
@@ -372,6 +384,10 @@ def rubric_statement(text: str) -> str:
     "Tensor parallelism splits each layer's weight matrices across GPUs."
     """
     rest = strip_markup(text).strip()
+    for mark in (_ENUMERATOR, _MARKS):
+        unmarked = mark.sub("", rest, count=1).strip()
+        if len(content_words(unmarked)) >= 2:
+            rest = unmarked
     for lead_in in (_META_LABEL, _MEDIATED, _BARE_VERB_S):
         m = lead_in.match(rest)
         if m and len(content_words(rest[m.end():])) >= 2:
