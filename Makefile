@@ -33,6 +33,7 @@ eval: install
 	$(BIN)/python scripts/semeval.py
 	$(BIN)/python scripts/adversarial.py
 	$(BIN)/python scripts/invariance.py
+	$(BIN)/python scripts/rubric_styles.py
 
 bench: install
 	$(BIN)/python scripts/bench_grader.py

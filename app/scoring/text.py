@@ -372,6 +372,8 @@ def rubric_statement(text: str) -> str:
     'The KV cache saves memory.'
     >>> rubric_statement("(b) Explains that the bubble shrinks with more micro-batches [2 pts]")
     'The bubble shrinks with more micro-batches'
+    >>> rubric_statement("GRADIENTS ARE AVERAGED WITH AN ALL-REDUCE")
+    'Gradients are averaged with an all-reduce'
     >>> rubric_statement("C. Black absorbs more heat than white, so pan C heats fastest.")
     'C. Black absorbs more heat than white, so pan C heats fastest.'
     >>> rubric_statement("2:4 sparsity keeps two of every four weights (about 50 percent sparse).")
@@ -384,6 +386,8 @@ def rubric_statement(text: str) -> str:
     "Tensor parallelism splits each layer's weight matrices across GPUs."
     """
     rest = strip_markup(text).strip()
+    if not any(c.islower() for c in rest) and len(re.findall(r"[A-Z]{2,}", rest)) >= 3:
+        rest = rest.lower()  # written in capitals throughout: the capitals mark nothing
     for mark in (_ENUMERATOR, _MARKS):
         unmarked = mark.sub("", rest, count=1).strip()
         if len(content_words(unmarked)) >= 2:

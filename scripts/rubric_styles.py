@@ -1,0 +1,101 @@
+"""Grade the minimal-form labelled answers against the same questions written in other styles.
+
+    python scripts/rubric_styles.py
+
+A study group writes its questions its own way. The meaning of a checkpoint does not change when it
+is written "Explains that ...", numbered, marked up in Markdown, followed by a mark scheme's
+"(2 points)", or in capitals; a wrong claim does not change when it is labelled "Myth:" or written
+"Thinking that ...". Each style below rewrites every point of the eleven evaluation questions
+(eval/content) that way and grades the minimal-form test, dev and dev2 answers against them; the
+figures should be those of the questions as written ("plain"). Nothing here is fitted: the labels
+are the same, only the questions' wording changes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.bank.loader import load_bank  # noqa: E402
+from app.bank.schema import Question  # noqa: E402
+from app.grading.evaluation import evaluate_file, parse_gold_row  # noqa: E402
+from app.grading.offline import OfflineGrader  # noqa: E402
+
+FILES = ("minimal-test", "minimal-dev", "minimal-dev2")
+LEAD_INS = ("Explains that ", "Mentions that ", "The answer states that ", "The candidate notes that ", "Should explain that ")
+CLAIMS = ("Claims that ", "Believes that ", "Thinking that ", "Assumes that ", "The answer says that ")
+LABELS = ("Myth: ", "Wrong: ", "Misconception: ", "Common mistake: ", "Wrong belief: ")
+MARKS = (" (2 points)", " [1 pt]", " (1 mark)", " [required]", " (must have)")
+LIST = ("1. ", "(a) ", "- ", "2) ", "b) ")
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text  # not 'KV' -> 'kV'
+
+
+def _mark_up(text: str, names: list[str], n: int) -> str:
+    for name in names:
+        if name in text:
+            return text.replace(name, f"`{name}`" if n % 2 else f"**{name}**", 1)
+    return text
+
+
+# style -> (rewrite of checkpoint i, rewrite of wrong claim i); each gets the text and its index.
+Style = tuple[Callable[[str, int], str], Callable[[str, int], str]]
+
+
+def styles(names: list[str]) -> dict[str, Style]:
+    same: Callable[[str, int], str] = lambda t, i: t  # noqa: E731
+    return {
+        "plain": (same, same),
+        "lead-ins ('Explains that ...', 'Claims that ...')": (lambda t, i: LEAD_INS[i % 5] + _lower_first(t), lambda t, i: CLAIMS[i % 5] + _lower_first(t)),
+        "labels on wrong claims ('Myth: ...')": (same, lambda t, i: LABELS[i % 5] + t),
+        "numbered ('1. ', '(a) ', '- ')": (lambda t, i: LIST[i % 5] + t, lambda t, i: LIST[(i + 2) % 5] + t),
+        "mark scheme ('... (2 points)')": (lambda t, i: t + MARKS[i % 5], same),
+        "Markdown names (**KV cache**, `ZeRO`)": (lambda t, i: _mark_up(t, names, i), lambda t, i: _mark_up(t, names, i + 1)),
+        "capitals (ALL CAPS)": (lambda t, i: t.upper(), lambda t, i: t.upper()),
+    }
+
+
+def restyle(q: Question, style: Style) -> Question:
+    on_point, on_claim = style
+    return q.model_copy(update={
+        "checkpoints": tuple(c.model_copy(update={"text": on_point(c.text.strip(), i)}) for i, c in enumerate(q.checkpoints)),
+        "misconceptions": tuple(m.model_copy(update={"text": on_claim(m.text.strip(), i)}) for i, m in enumerate(q.misconceptions)),
+    })
+
+
+class _Restyled:
+    """The evaluation bank with each question restyled (``evaluate_file`` only asks ``get``)."""
+
+    def __init__(self, questions: dict[str, Question]):
+        self._questions = questions
+
+    def get(self, question_id: str) -> Question | None:
+        return self._questions.get(question_id)
+
+
+def main() -> None:
+    bank = load_bank(ROOT / "eval" / "content")
+    glossary = load_bank(ROOT / "content").glossary
+    grader = OfflineGrader(glossary)
+    names = sorted({t.term for t in glossary}, key=len, reverse=True)  # the names a group would mark up
+    rows = {f: [parse_gold_row(line) for line in (ROOT / "eval" / "gold" / f"{f}.jsonl").read_text().splitlines() if line.strip()] for f in FILES}
+    print(f"{'style':52s} " + " | ".join(f"{f:>24s}" for f in FILES))
+    print(f"{'':52s} " + " | ".join(f"{'accuracy  cov-F1  mis-F1':>24s}" for _ in FILES))
+    for name, style in styles(names).items():
+        restyled = _Restyled({q.id: restyle(q, style) for q in bank.questions})
+        cells = []
+        for f in FILES:
+            fig = evaluate_file(rows[f], bank=restyled, grader=grader).figures()  # type: ignore[arg-type]
+            cells.append(f"{fig['accuracy']:8.3f} {fig['covered_f1']:7.3f} {fig['misconception_f1']:7.3f}")
+        print(f"{name:52s} " + " | ".join(f"{c:>24s}" for c in cells))
+
+
+if __name__ == "__main__":
+    main()
