@@ -13,7 +13,7 @@ are the same, only the questions' wording changes.
 
 from __future__ import annotations
 
-import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +27,7 @@ from app.grading.evaluation import evaluate_file, parse_gold_row  # noqa: E402
 from app.grading.offline import OfflineGrader  # noqa: E402
 
 FILES = ("minimal-test", "minimal-dev", "minimal-dev2")
+SEED = ("train-vs-infer-optimization", "tensor-vs-pipeline-parallelism", "allreduce-deep-dive")  # rubric-spec.md's questions
 LEAD_INS = ("Explains that ", "Mentions that ", "The answer states that ", "The candidate notes that ", "Should explain that ")
 CLAIMS = ("Claims that ", "Believes that ", "Thinking that ", "Assumes that ", "The answer says that ")
 LABELS = ("Myth: ", "Wrong: ", "Misconception: ", "Common mistake: ", "Wrong belief: ")
@@ -88,13 +89,30 @@ def main() -> None:
     rows = {f: [parse_gold_row(line) for line in (ROOT / "eval" / "gold" / f"{f}.jsonl").read_text().splitlines() if line.strip()] for f in FILES}
     print(f"{'style':52s} " + " | ".join(f"{f:>24s}" for f in FILES))
     print(f"{'':52s} " + " | ".join(f"{'accuracy  cov-F1  mis-F1':>24s}" for _ in FILES))
-    for name, style in styles(names).items():
-        restyled = _Restyled({q.id: restyle(q, style) for q in bank.questions})
+    runs = [(name, _Restyled({q.id: restyle(q, style) for q in bank.questions}), grader) for name, style in styles(names).items()]
+    # Not a style but the same question: a group's new topic whose own names the glossary lacks.
+    # The glossary less the entries these questions use and the three seed questions do not.
+    seed = " ".join(_texts(q) for q in load_bank(ROOT / "content").questions if q.id in SEED)
+    theirs = " ".join(_texts(q) for q in bank.questions)
+    lacking = [t for t in glossary if any(_names(f, theirs) for f in (t.term, *t.variants, *t.short_forms))
+               and not any(_names(f, seed) for f in (t.term, *t.variants, *t.short_forms))]
+    runs.append((f"plain, glossary without their {len(lacking)} own names", _Restyled({q.id: q for q in bank.questions}),
+                 OfflineGrader([t for t in glossary if t not in lacking])))
+    for name, restyled, by in runs:
         cells = []
         for f in FILES:
-            fig = evaluate_file(rows[f], bank=restyled, grader=grader).figures()  # type: ignore[arg-type]
+            fig = evaluate_file(rows[f], bank=restyled, grader=by).figures()  # type: ignore[arg-type]
             cells.append(f"{fig['accuracy']:8.3f} {fig['covered_f1']:7.3f} {fig['misconception_f1']:7.3f}")
         print(f"{name:52s} " + " | ".join(f"{c:>24s}" for c in cells))
+    print(f"(names left out: {', '.join(t.term for t in lacking)})")
+
+
+def _texts(q: Question) -> str:
+    return " ".join([q.prompt, *(c.text for c in q.checkpoints), *(m.text for m in q.misconceptions)]).lower()
+
+
+def _names(form: str, text: str) -> bool:
+    return re.search(r"(?<![a-z0-9])" + re.escape(form.lower()) + r"(?![a-z0-9])", text) is not None
 
 
 if __name__ == "__main__":
