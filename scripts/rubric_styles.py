@@ -40,9 +40,11 @@ def _lower_first(text: str) -> str:
 
 
 def _mark_up(text: str, names: list[str], n: int) -> str:
+    """The first glossary name in the text, as a whole word, in bold or as code."""
     for name in names:
-        if name in text:
-            return text.replace(name, f"`{name}`" if n % 2 else f"**{name}**", 1)
+        m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
+        if m:
+            return text[: m.start()] + (f"`{name}`" if n % 2 else f"**{name}**") + text[m.end():]
     return text
 
 

@@ -2822,7 +2822,7 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
     led_in = dict(MINIMAL_QUESTION)
     led_in["checkpoints"] = [{"id": "gradient-allreduce", "text": "The candidate should explain that after backward, gradients are averaged across replicas with an all-reduce."}]
     led_in["misconceptions"] = [{"id": "params-broadcast-each-step", "text": "Claims that the parameters are broadcast from rank 0 after every step."}]
-    myth = dict(led_in, misconceptions=[{"id": "params-broadcast-each-step", "text": "Common mistake: thinking the parameters are broadcast from rank 0 after every step."}])
+    myth = dict(led_in, misconceptions=[{"id": "params-broadcast-each-step", "text": "Common mistake: thinking that the parameters are broadcast from rank 0 after every step."}])
     listed = dict(led_in, checkpoints=[{"id": "gradient-allreduce", "text": "1. After backward, gradients are averaged across replicas with an all-reduce. [2 pts]"}],
                   misconceptions=[{"id": "params-broadcast-each-step", "text": "(a) The parameters are broadcast from rank 0 after every step."}])
     led_in, myth, listed = Question.model_validate(led_in), Question.model_validate(myth), Question.model_validate(listed)

@@ -29,7 +29,7 @@ def rubric_of(question: Question) -> Rubric:
             Point(c.id, rubric_statement(c.text), c.weight, c.aliases, c.examples) for c in question.checkpoints
         ),
         misconceptions=tuple(
-            Point(m.id, rubric_statement(m.text), 1.0, (), m.examples, m.correction) for m in question.misconceptions
+            Point(m.id, rubric_statement(m.text, claim=True), 1.0, (), m.examples, m.correction) for m in question.misconceptions
         ),
     )
 

@@ -327,38 +327,51 @@ def _content_words(text: str) -> tuple[str, ...]:
 # candidate should mention ...', 'Recognises why ...'. Only the statement after it is the point.
 _ANSWER_VERBS = (r"explain|mention|state|note|say|describe|identify|recogni[sz]e|point out|argue|show|discuss|name|list|give|define|"
                  r"know|understand|reali[sz]e|acknowledge|demonstrate|clarify|highlight|cite|indicate|claim|believe|think|assume|suggest")
-_ANSWER_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:answer|candidate|student|response|interviewee|speaker|learner)\s+"
+# Who answers. 'The student' and 'the response' are as often the subject of the point itself (a
+# distilled student, a step response): they count only before a modal and a verb that opens a clause.
+_ANSWER_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:answer|candidate|interviewee)\s+"
+_AMBIGUOUS_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:student|learner|response|respondent|speaker)\s+"
 _ANSWER_MODAL = r"(?:should|must|needs? to|has to|can|could|will|would|is able to|is expected to)\s+"
 _ANSWER_ADVERB = r"(?:(?:correctly|clearly|explicitly|briefly|also|specifically|wrongly|mistakenly)\s+)?"
-_CLAUSE_OPENER = r"(?:that|how|why|what|whether|when|where|which)\b\s*"
-# With a subject or a modal any form of the verb will do; alone, a verb in -s that is not also a
-# noun ('States such as ...', 'Notes on ...', 'Lists of ...') must open a clause ('Notes that').
-_MEDIATED = re.compile(rf"^(?:{_ANSWER_SUBJECT}(?:{_ANSWER_MODAL})?|{_ANSWER_MODAL}){_ANSWER_ADVERB}(?:{_ANSWER_VERBS})(?:s|es|ed)?\s+(?:{_CLAUSE_OPENER})?", re.I)
-_BARE_VERB_S = re.compile(rf"^{_ANSWER_ADVERB}(?:(?:mentions|explains|describes|identifies|recogni[sz]es|discusses|defines|acknowledges|demonstrates|"
-                          rf"clarifies|highlights|cites|indicates|argues|claims|believes|thinks|assumes|suggests|understands|reali[sz]es|"
-                          rf"points out)\s+(?:{_CLAUSE_OPENER})?|(?:{_ANSWER_VERBS})s?\s+{_CLAUSE_OPENER}|"
-                          # ... or a gerund, as a wrong claim is often written: 'Thinking that ...', 'Believing the cache ...'
-                          rf"(?:thinking|believing|claiming|assuming|saying|stating|suggesting)\s+(?:{_CLAUSE_OPENER})?|"
-                          rf"(?:mentioning|explaining|describing|noting|recogni[sz]ing|identifying|stating)\s+{_CLAUSE_OPENER})", re.I)
+# A word that opens the clause the point is ('... that X', '... how X'), not 'when to use X', nor a
+# relative clause whose verb comes next ('Lists that are long ...').
+_CLAUSE_OPENER = (r"(?:that|how|why|what|whether|when|where|which)\b(?!\s+to\b)"
+                  r"(?!\s+(?:is|are|was|were|can|could|will|would|must|should|has|have|had|do|does|did|matters?)\b)\s*")
+_VERB = rf"{_ANSWER_ADVERB}(?:{_ANSWER_VERBS})(?:s|es|ed)?\s+"
+_MEDIATED = re.compile(rf"^(?:{_ANSWER_SUBJECT}(?:{_ANSWER_MODAL})?{_VERB}(?:{_CLAUSE_OPENER})?|{_ANSWER_MODAL}{_VERB}(?:{_CLAUSE_OPENER})?|"
+                       rf"{_AMBIGUOUS_SUBJECT}{_ANSWER_MODAL}{_VERB}{_CLAUSE_OPENER})", re.I)
+# Alone, a verb in -s may be read past if it is no noun too; one that is ('Claims of linear
+# scaling ...', 'States such as ...', 'Notes on ...') must open a clause ('Notes that ...'). A
+# gerund must always open one: 'Assuming no overlap, a step takes ...' states a condition.
+_BARE_VERB_S = re.compile(rf"^{_ANSWER_ADVERB}(?:(?:explains|describes|identifies|recogni[sz]es|discusses|defines|acknowledges|demonstrates|"
+                          rf"clarifies|indicates|argues|believes|thinks|assumes|suggests|understands|reali[sz]es|points out|"
+                          rf"(?:mentions|claims|highlights|cites)(?!\s+(?:of|in|on|about|from|to|for|by|are|were|show|made)\b))\s+(?:{_CLAUSE_OPENER})?|"
+                          rf"(?:{_ANSWER_VERBS})s?\s+{_CLAUSE_OPENER}|"
+                          rf"(?:thinking|believing|claiming|assuming|saying|stating|suggesting|mentioning|explaining|describing|noting|"
+                          rf"recogni[sz]ing|identifying)\s+{_CLAUSE_OPENER})", re.I)
 
 
-# ... or a label that says what kind of line it is: 'Myth: ...', 'Common mistake: ...', 'Key point: ...'.
-_META_LABEL = re.compile(r"^(?:(?:a|the|one)\s+)?(?:(?:common|typical|frequent|classic|popular|usual|big|key|main|important)\s+)?"
-                         r"(?:myth|misconception|misunderstanding|mistake|error|pitfall|trap|wrong(?:\s+(?:belief|claim|idea|answer))?|"
-                         r"false(?:\s+(?:belief|claim))?|incorrect(?:\s+(?:belief|claim))?|point|idea|must(?:\s+mention)?|required|bonus|note)s?"
-                         r"\s*(?::|\s[-\u2013\u2014])\s*", re.I)
+# ... or a label that says what kind of line it is: 'Myth: ...', 'Common mistake: ...' on a wrong
+# claim; 'Key point: ...', 'Note: ...' on a point. (Not the other way round: 'Error: the difference
+# between a measured and a true value' defines the error.)
+_LABEL_TAIL = r"s?\s*(?::|\s[-\u2013\u2014])\s*"
+_LABEL_ADJECTIVE = r"^(?:(?:a|the|one)\s+)?(?:(?:common|typical|frequent|classic|popular|usual|big|key|main|important)\s+)?"
+_CLAIM_LABEL = re.compile(_LABEL_ADJECTIVE + r"(?:myth|misconception|misunderstanding|mistake|error|pitfall|trap|wrong(?:\s+(?:belief|claim|idea|answer))?|"
+                          r"false(?:\s+(?:belief|claim))?|incorrect(?:\s+(?:belief|claim))?)" + _LABEL_TAIL, re.I)
+_POINT_LABEL = re.compile(_LABEL_ADJECTIVE + r"(?:point|idea|must(?:\s+mention)?|required|bonus|note)" + _LABEL_TAIL, re.I)
 
 
 # ... or the marks of a list or a mark scheme: '1.', '(a)', '- ' before it; '(2 points)', '[required]' after it.
-# (Not 'A.' or 'C.': a letter and a full stop is as often the choice an answer names as a list mark.)
-_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013])\s+", re.I)
+# (Not 'A.' or 'C.': a letter and a full stop is as often the choice an answer names as a list mark;
+# nor a minus before a number: '- 1 is the rank that starts the ring'.)
+_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013](?=\s+[^\s0-9]))\s+", re.I)
 _MARKS = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\.[0-9]+)?\s*(?:points?|pts?|marks?)|required|optional|must[- ]have|bonus|core|key point)\s*[)\]]\s*\.?\s*$", re.I)
 
 
-def rubric_statement(text: str) -> str:
-    """A checkpoint or a wrong claim as the statement it is about, without a lead-in that speaks of
-    the answer ('Explains that', 'The candidate should mention', 'Claims that'); the text itself
-    when it has none, or when nothing would be left of it.
+def rubric_statement(text: str, *, claim: bool = False) -> str:
+    """A checkpoint, or with ``claim`` a wrong claim, as the statement it is about, without a
+    lead-in that speaks of the answer ('Explains that', 'The candidate should mention', 'Claims
+    that'); the text itself when it has none, or when nothing would be left of it.
 
     >>> rubric_statement("Explains that gradients are averaged with an all-reduce.")
     'Gradients are averaged with an all-reduce.'
@@ -366,10 +379,24 @@ def rubric_statement(text: str) -> str:
     'The ring splits the tensor into N chunks'
     >>> rubric_statement("Mentions paged attention")
     'Paged attention'
-    >>> rubric_statement("Thinking that the KV cache also stores the queries")
+    >>> rubric_statement("Thinking that the KV cache also stores the queries", claim=True)
     'The KV cache also stores the queries'
-    >>> rubric_statement("Common misconception: thinking that the KV cache saves memory.")
+    >>> rubric_statement("Common misconception: thinking that the KV cache saves memory.", claim=True)
     'The KV cache saves memory.'
+    >>> rubric_statement("Error: the difference between a measured value and the true value.")
+    'Error: the difference between a measured value and the true value.'
+    >>> rubric_statement("Assuming no overlap, a step takes the compute time plus the all-reduce time.")
+    'Assuming no overlap, a step takes the compute time plus the all-reduce time.'
+    >>> rubric_statement("The student shows most of the teacher's accuracy at a fraction of the cost.")
+    "The student shows most of the teacher's accuracy at a fraction of the cost."
+    >>> rubric_statement("The student should explain that the teacher's soft targets carry more information.")
+    "The teacher's soft targets carry more information."
+    >>> [rubric_statement(t) for t in ("Claims of linear scaling ignore the all-reduce time.", "Lists that are long take memory.")]
+    ['Claims of linear scaling ignore the all-reduce time.', 'Lists that are long take memory.']
+    >>> rubric_statement("Discusses when to use tensor parallelism.")
+    'When to use tensor parallelism.'
+    >>> rubric_statement("- 1 is the rank that starts the ring.")
+    '- 1 is the rank that starts the ring.'
     >>> rubric_statement("(b) Explains that the bubble shrinks with more micro-batches [2 pts]")
     'The bubble shrinks with more micro-batches'
     >>> rubric_statement("GRADIENTS ARE AVERAGED WITH AN ALL-REDUCE")
@@ -392,7 +419,7 @@ def rubric_statement(text: str) -> str:
         unmarked = mark.sub("", rest, count=1).strip()
         if len(content_words(unmarked)) >= 2:
             rest = unmarked
-    for lead_in in (_META_LABEL, _MEDIATED, _BARE_VERB_S):
+    for lead_in in (_CLAIM_LABEL if claim else _POINT_LABEL, _MEDIATED, _BARE_VERB_S):
         m = lead_in.match(rest)
         if m and len(content_words(rest[m.end():])) >= 2:
             rest = rest[m.end():].strip()
