@@ -328,9 +328,10 @@ def _content_words(text: str) -> tuple[str, ...]:
 _ANSWER_VERBS = (r"explain|mention|state|note|say|describe|identify|recogni[sz]e|point out|argue|show|discuss|name|list|give|define|"
                  r"know|understand|reali[sz]e|acknowledge|demonstrate|clarify|highlight|cite|indicate|claim|believe|think|assume|suggest")
 # Who answers. 'The student' and 'the response' are as often the subject of the point itself (a
-# distilled student, a step response): they count only before a modal and a verb that opens a clause.
+# distilled student, a step response), and so are 'you' and 'they' ('you split the layers into
+# stages'): they count only before a modal and a verb that opens a clause ('You should explain that').
 _ANSWER_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:answer|candidate|interviewee)\s+"
-_AMBIGUOUS_SUBJECT = r"(?:(?:the|a|an)\s+)?(?:student|learner|response|respondent|speaker)\s+"
+_AMBIGUOUS_SUBJECT = r"(?:(?:(?:the|a|an)\s+)?(?:student|learner|response|respondent|speaker)|you|they)\s+"
 _ANSWER_MODAL = r"(?:should|must|needs? to|has to|can|could|will|would|is able to|is expected to)\s+"
 _ANSWER_ADVERB = r"(?:(?:correctly|clearly|explicitly|briefly|also|specifically|wrongly|mistakenly)\s+)?"
 # A word that opens the clause the point is ('... that X', '... how X'), not 'when to use X', nor a
@@ -393,6 +394,8 @@ def rubric_statement(text: str, *, claim: bool = False) -> str:
     "The teacher's soft targets carry more information."
     >>> [rubric_statement(t) for t in ("Claims of linear scaling ignore the all-reduce time.", "Lists that are long take memory.")]
     ['Claims of linear scaling ignore the all-reduce time.', 'Lists that are long take memory.']
+    >>> [rubric_statement(t) for t in ("You should explain that the bubble shrinks with more micro-batches.", "You should split the layers into stages.")]
+    ['The bubble shrinks with more micro-batches.', 'You should split the layers into stages.']
     >>> rubric_statement("Discusses when to use tensor parallelism.")
     'When to use tensor parallelism.'
     >>> rubric_statement("- 1 is the rank that starts the ring.")
