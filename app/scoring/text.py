@@ -365,8 +365,10 @@ _POINT_LABEL = re.compile(_LABEL_ADJECTIVE + r"(?:point|idea|must(?:\s+mention)?
 # ... or the marks of a list or a mark scheme: '1.', '(a)', '- ' before it; '(2 points)', '[required]' after it.
 # (Not 'A.' or 'C.': a letter and a full stop is as often the choice an answer names as a list mark;
 # nor a minus before a number: '- 1 is the rank that starts the ring'.)
-_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013](?=\s+[^\s0-9]))\s+", re.I)
-_MARKS = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\.[0-9]+)?\s*(?:points?|pts?|marks?)|required|optional|must[- ]have|bonus|core|key point)\s*[)\]]\s*\.?\s*$", re.I)
+_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013](?=\s+[^\s0-9])|"
+                         r"[\u2713\u2714\u2717\u2718\u274c\u25aa\u25b8\u25ba\u2192]\ufe0f?)\s+", re.I)  # also check marks, crosses, arrows
+_MARKS = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\.[0-9]+)?\s*(?:points?|pts?|marks?)|required|optional|must[- ]have|bonus|core|key point|"
+                    r"wrong|false|incorrect|myth|misconception)\s*[)\]]\s*\.?\s*$", re.I)
 
 
 def rubric_statement(text: str, *, claim: bool = False) -> str:
@@ -402,6 +404,8 @@ def rubric_statement(text: str, *, claim: bool = False) -> str:
     '- 1 is the rank that starts the ring.'
     >>> rubric_statement("(b) Explains that the bubble shrinks with more micro-batches [2 pts]")
     'The bubble shrinks with more micro-batches'
+    >>> rubric_statement("\u2717 Tensor parallelism works well across nodes (wrong)", claim=True)
+    'Tensor parallelism works well across nodes'
     >>> rubric_statement("GRADIENTS ARE AVERAGED WITH AN ALL-REDUCE")
     'Gradients are averaged with an all-reduce'
     >>> rubric_statement("C. Black absorbs more heat than white, so pan C heats fastest.")
