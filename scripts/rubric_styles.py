@@ -4,7 +4,7 @@
 
 A study group writes its questions its own way. The meaning of a checkpoint does not change when it
 is written "Explains that ...", numbered, marked up in Markdown, followed by a mark scheme's
-"(2 points)", or in capitals; a wrong claim does not change when it is labelled "Myth:" or written
+"(2 points)", or in capitals, nor when the question is labelled "Question 3:"; a wrong claim does not change when it is labelled "Myth:" or written
 "Thinking that ...". Each style below rewrites every point of the eleven evaluation questions
 (eval/content) that way and grades the minimal-form test, dev and dev2 answers against them; the
 figures should be those of the questions as written ("plain"). Nothing here is fitted: the labels
@@ -33,6 +33,8 @@ CLAIMS = ("Claims that ", "Believes that ", "Thinking that ", "Assumes that ", "
 LABELS = ("Myth: ", "Wrong: ", "Misconception: ", "Common mistake: ", "Wrong belief: ")
 MARKS = (" (2 points)", " [1 pt]", " (1 mark)", " [required]", " (must have)")
 LIST = ("1. ", "(a) ", "- ", "2) ", "b) ")
+PROMPT_LABELS = ("Q: ", "Question 3: ", "Interview question: ", "Q1. ", "**Question:** ")
+PROMPT_NOTES = (" (5 min)", " [deep dive]", "", " (2-3 minutes)", " (hard)")
 
 
 def _lower_first(text: str) -> str:
@@ -48,8 +50,9 @@ def _mark_up(text: str, names: list[str], n: int) -> str:
     return text
 
 
-# style -> (rewrite of checkpoint i, rewrite of wrong claim i); each gets the text and its index.
-Style = tuple[Callable[[str, int], str], Callable[[str, int], str]]
+# style -> (rewrite of checkpoint i, rewrite of wrong claim i[, rewrite of the prompt of question i]);
+# each gets the text and its index.
+Style = tuple[Callable[[str, int], str], ...]
 
 
 def styles(names: list[str]) -> dict[str, Style]:
@@ -62,12 +65,14 @@ def styles(names: list[str]) -> dict[str, Style]:
         "mark scheme ('... (2 points)')": (lambda t, i: t + MARKS[i % 5], same),
         "Markdown names (**KV cache**, `ZeRO`)": (lambda t, i: _mark_up(t, names, i), lambda t, i: _mark_up(t, names, i + 1)),
         "capitals (ALL CAPS)": (lambda t, i: t.upper(), lambda t, i: t.upper()),
+        "labelled prompts ('Question 3: ... (5 min)')": (same, same, lambda t, i: PROMPT_LABELS[i % 5] + t.strip() + PROMPT_NOTES[i % 5]),
     }
 
 
-def restyle(q: Question, style: Style) -> Question:
-    on_point, on_claim = style
+def restyle(q: Question, style: Style, n: int = 0) -> Question:
+    on_point, on_claim, *on_prompt = style
     return q.model_copy(update={
+        "prompt": on_prompt[0](q.prompt, n) if on_prompt else q.prompt,
         "checkpoints": tuple(c.model_copy(update={"text": on_point(c.text.strip(), i)}) for i, c in enumerate(q.checkpoints)),
         "misconceptions": tuple(m.model_copy(update={"text": on_claim(m.text.strip(), i)}) for i, m in enumerate(q.misconceptions)),
     })
@@ -91,7 +96,7 @@ def main() -> None:
     rows = {f: [parse_gold_row(line) for line in (ROOT / "eval" / "gold" / f"{f}.jsonl").read_text().splitlines() if line.strip()] for f in FILES}
     print(f"{'style':52s} " + " | ".join(f"{f:>24s}" for f in FILES))
     print(f"{'':52s} " + " | ".join(f"{'accuracy  cov-F1  mis-F1':>24s}" for _ in FILES))
-    runs = [(name, _Restyled({q.id: restyle(q, style) for q in bank.questions}), grader) for name, style in styles(names).items()]
+    runs = [(name, _Restyled({q.id: restyle(q, style, n) for n, q in enumerate(bank.questions)}), grader) for name, style in styles(names).items()]
     # Not a style but the same question: a group's new topic whose own names the glossary lacks.
     # The glossary less the entries these questions use and the three seed questions do not.
     seed = " ".join(_texts(q) for q in load_bank(ROOT / "content").questions if q.id in SEED)

@@ -2838,6 +2838,8 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
 
     assert [p.text for p in rubric_of(myth).misconceptions] == [p.text for p in rubric_of(led_in).misconceptions] == [m.text for m in MINIMAL.misconceptions]
     assert rubric_of(listed) == rubric_of(MINIMAL)
+    labelled = Question.model_validate(dict(MINIMAL_QUESTION, prompt="**Question 3:** " + MINIMAL.prompt + " (5 min)"))
+    assert rubric_of(labelled) == rubric_of(MINIMAL)
     shouted = Question.model_validate(dict(MINIMAL_QUESTION, checkpoints=[{"id": "gradient-allreduce", "text": MINIMAL.checkpoints[0].text.upper()}]))
     assert rubric_of(shouted).checkpoints[0].text.lower() == MINIMAL.checkpoints[0].text.lower()
     assert rubric_of(shouted).checkpoints[0].text != MINIMAL.checkpoints[0].text.upper()

@@ -15,7 +15,7 @@ from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
 from app.scoring.spelling import english_words
-from app.scoring.text import replace_lone_surrogates, rubric_statement
+from app.scoring.text import prompt_statement, replace_lone_surrogates, rubric_statement
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def rubric_of(question: Question) -> Rubric:
     """The question as the scoring core reads it: each point is the statement it is about, without
     a lead-in about the answer ('Explains that ...', 'Claims that ...'), which study groups often write."""
     return Rubric(
-        prompt=question.prompt,
+        prompt=prompt_statement(question.prompt),
         checkpoints=tuple(
             Point(c.id, rubric_statement(c.text), c.weight, c.aliases, c.examples) for c in question.checkpoints
         ),

@@ -458,3 +458,27 @@ def strip_markup(text: str) -> str:
     for rx in _EMPHASIS:
         text = rx.sub(r"\2", text)
     return text
+
+
+# A question's own label or a note on how to answer it: 'Question 3:', 'Interview question:', 'Q:'
+# before it; '(5 min)', '[deep dive]' after it. The question is what they label.
+_PROMPT_LABEL = re.compile(r"^(?:(?:interview|practice|warm-up|follow-up)\s+)?(?:question|q)\s*[0-9]{0,3}\s*[:.)]\s+", re.I)
+_PROMPT_NOTE = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\s*[-\u2013]\s*[0-9]+)?\s*(?:min(?:ute)?s?|sec(?:ond)?s?)|warm-up|core|deep[- ]dive|easy|medium|hard)\s*[)\]]\s*$", re.I)
+
+
+def prompt_statement(prompt: str) -> str:
+    """A question without its label or a note on timing or difficulty, read by the grader as the
+    question itself (a copy of it is no answer, and a clause no closer to a point than to it only
+    names the topic).
+
+    >>> prompt_statement("**Question 3:** How do data-parallel replicas keep their weights in sync? (5 min)")
+    'How do data-parallel replicas keep their weights in sync?'
+    >>> prompt_statement("Q: What is the KV cache? [deep dive]"), prompt_statement("Quantization: why does INT8 need calibration?")
+    ('What is the KV cache?', 'Quantization: why does INT8 need calibration?')
+    """
+    text = strip_markup(prompt).strip()
+    for mark in (_PROMPT_LABEL, _PROMPT_NOTE):
+        unmarked = mark.sub("", text, count=1).strip()
+        if len(content_words(unmarked)) >= 2:
+            text = unmarked
+    return prompt if text == prompt.strip() else text
