@@ -89,8 +89,8 @@ class _Restyled:
 
 
 def main() -> None:
-    bank = load_bank(ROOT / "eval" / "content")
-    glossary = load_bank(ROOT / "content").glossary
+    bank, shipped = load_bank(ROOT / "eval" / "content"), load_bank(ROOT / "content")
+    glossary = shipped.glossary
     grader = OfflineGrader(glossary)
     names = sorted({t.term for t in glossary}, key=len, reverse=True)  # the names a group would mark up
     rows = {f: [parse_gold_row(line) for line in (ROOT / "eval" / "gold" / f"{f}.jsonl").read_text().splitlines() if line.strip()] for f in FILES}
@@ -99,7 +99,7 @@ def main() -> None:
     runs = [(name, _Restyled({q.id: restyle(q, style, n) for n, q in enumerate(bank.questions)}), grader) for name, style in styles(names).items()]
     # Not a style but the same question: a group's new topic whose own names the glossary lacks.
     # The glossary less the entries these questions use and the three seed questions do not.
-    seed = " ".join(_texts(q) for q in load_bank(ROOT / "content").questions if q.id in SEED)
+    seed = " ".join(_texts(q) for q in shipped.questions if q.id in SEED)
     theirs = " ".join(_texts(q) for q in bank.questions)
     lacking = [t for t in glossary if any(_names(f, theirs) for f in (t.term, *t.variants, *t.short_forms))
                and not any(_names(f, seed) for f in (t.term, *t.variants, *t.short_forms))]

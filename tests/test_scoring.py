@@ -2811,9 +2811,9 @@ def test_the_narrowed_wrong_claim_readings_still_find_the_claim(grader, bank, qu
 
 def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(grader):
     """Study groups often write 'Explains that ...' or 'Claims that ...': the lead-in speaks of the
-    answer, not of the subject, and grades the same as the bare statement, and so does a label such as "Common mistake:", a list's mark ('1.', '(a)') or
-    a mark scheme's ('[2 pts]') (before this reading the
-    eval questions lost up to 2 points of accuracy and 0.14 of misconception F1 with lead-ins)."""
+    answer, not of the subject, and grades the same as the bare statement; so do a label such as
+    'Common mistake:', a list's mark ('1.', '(a)'), a mark scheme's ('[2 pts]'), a labelled
+    question and capitals (see scripts/rubric_styles.py for what each cost before)."""
     import doctest
 
     from app.scoring import text

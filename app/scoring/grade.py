@@ -1647,15 +1647,16 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     checkpoints; ``pred_ref``: the claim's predicate without its subject, for windows that name
     no other concept first and none of the subject's siblings."""
     m_claims = (m.text, *m.examples)
+    m_canons = [clean_for_matching(t, matcher) for t in m_claims]  # each phrasing, canonical
+    m_canon = m_canons[0]
     m_terms = [_key_terms(t, matcher) for t in m_claims]  # the claim's words, in each of its phrasings
     m_words, m_keys = m_terms[0]
     # What the wrong claim says that the question does not: a window must say some of it.
     m_own = set().union(*(_claim_words(t, matcher) for t in m_claims)) - set(prompt_words)
     m_own -= {k for k in m_own if _term_words(k, matcher) and _term_words(k, matcher) <= set(prompt_words)}  # the question's terms
-    m_seq = content_words(clean_for_matching(m.text, matcher))
+    m_seq = content_words(m_canon)
     m_bind = set().union(*(role_bindings(t, matcher) for t in m_claims))
     m_all_keys = set().union(*(keys for _, keys in m_terms))
-    m_canon = clean_for_matching(m.text, matcher)
     m_dir = direction(m_canon)
     m_denied, m_favoured = _denied_by_claim(m_canon)
     # The correct version to compare with: the correction, else (per window) the closest checkpoint.
@@ -1665,13 +1666,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     by_polarity = alt_text is not None and m_negated != polarity.negated(alt_text)
     by_direction = bool(m_dir) and alt_text is not None and direction(alt_text) not in (None, m_dir)
     m_changed = _changed(m_canon)
-    m_denies = set().union(*(polarity.denied_words(clean_for_matching(t, matcher)) for t in m_claims))  # 'never attend'
-    m_things = {root(x) for t in m_claims for x in content_words(clean_for_matching(t, matcher))}  # all the claim speaks of
+    m_denies = set().union(*(polarity.denied_words(t) for t in m_canons))  # 'never attend'
+    m_things = {root(x) for t in m_canons for x in content_words(t)}  # all the claim speaks of
     m_scope = opposed_scopes(m_canon, alt_text) if alt_text else None  # 'a single root GPU' against 'every GPU'
     alt_only = set(content_words(alt_text)) - set(m_seq) if alt_text else set()  # words only the correction has
-    m_absolute = any(_ABSOLUTE.search(clean_for_matching(t, matcher)) for t in m_claims)
+    m_absolute = any(_ABSOLUTE.search(t) for t in m_canons)
     m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
-    m_each = any(_EACH.search(clean_for_matching(t, matcher)) for t in m_claims)  # 'each GPU ... its traffic grows'
+    m_each = any(_EACH.search(t) for t in m_canons)  # 'each GPU ... its traffic grows'
     overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
@@ -1688,10 +1689,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     foil = _correction_foil(m.correction, matcher) if m.correction else None
     # The concepts the claim's subject stands beside: its siblings, and what the correction names
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
-    claimed = set().union(*(_subjects(clean_for_matching(t, matcher), matcher) for t in m_claims))
+    claimed = set().union(*(_subjects(t, matcher) for t in m_canons))
     # ... and what the claim likens its subject to ('ZeRO splits each layer's computation like
     # tensor parallelism'): a clause that opens on that and never names the subject is right about it.
-    likened = set().union(*(_likened(clean_for_matching(t, matcher), matcher) for t in m_claims))
+    likened = set().union(*(_likened(t, matcher) for t in m_canons))
     peers = (siblings_of(m_subjects, matcher) | (corrected - claimed) | likened) - m_subjects
     # ... but what the claim or its phrasings name is no other subject ('NCHW or NHWC doesn't
     # matter for performance' for 'memory layout does not affect speed').

@@ -319,7 +319,8 @@ def _lessening_denied(text: str) -> bool:
     changes = _Found(_CHANGES, low) if spans else None
     if not any(low[a:after].strip() != "without" and changes.within(after, stop) for a, after, stop in spans):
         return False
-    return not any(not any(after <= m.start() < stop for _, after, stop in spans) for rx in (LESSENS, _CHANGES) for m in rx.finditer(low))
+    denied = lambda pos: any(after <= pos < stop for _, after, stop in spans)  # noqa: E731
+    return all(denied(m.start()) for rx in (LESSENS, _CHANGES) for m in rx.finditer(low))
 
 
 # A counterfactual: 'without fusion each op writes its output to memory' says what fusion spares.
@@ -347,7 +348,6 @@ def _against_counterfactual(clause: str, reference: str, absent: str, clause_neg
     return not clause_negated and bool(missing & words) and len((set(content_words(reference)) - missing) & words) >= 2
 
 
-
 @lru_cache(maxsize=4096)
 def plain_statement(reference: str) -> bool:
     """Whether a reference statement denies nothing and is no counterfactual ('without X, ...'):
@@ -361,6 +361,7 @@ def takes_no_side(clause: str) -> bool:
     """Whether an affirmed clause takes no side of any opposite pair and waits for nothing: it
     contradicts no ``plain_statement`` (so the grader need not weigh it against each one)."""
     return not signs(clause, False) and not _WAIT_FOR_ALL.search(clause.lower())
+
 
 @lru_cache(maxsize=65536)
 def contradicts(clause: str, reference: str, *, clause_negated: bool, scoped: bool = True) -> bool:

@@ -323,6 +323,29 @@ def _content_words(text: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in map(str.lower, WORD.findall(text)) if w not in STOPWORDS and len(w) > 1)
 
 
+_EMPHASIS = (re.compile(r"(?<![\w*])(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"),
+             re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"))
+
+
+def strip_markup(text: str) -> str:
+    """Text without Markdown's emphasis and code marks, which format words and add none: a rubric
+    or an answer typed with `cudaMemcpyAsync` or **all-reduce** reads as the words themselves.
+    A product ('2 * N', '2*N*4'), a name with underscores ('non_blocking') and a blank to fill
+    in ('2. ____ 3.') stay.
+
+    >>> strip_markup("The `KV cache` does **not** store _queries_, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True")
+    'The KV cache does not store queries, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True'
+    >>> strip_markup("1. Put a grid over it. 2. ____ 3. Draw **** a __ b")
+    '1. Put a grid over it. 2. ____ 3. Draw **** a __ b'
+    """
+    if "`" not in text and "*" not in text and "_" not in text:
+        return text
+    text = text.replace("`", "")
+    for rx in _EMPHASIS:
+        text = rx.sub(r"\2", text)
+    return text
+
+
 # A rubric line written about the answer rather than about the subject: 'Explains that ...', 'The
 # candidate should mention ...', 'Recognises why ...'. Only the statement after it is the point.
 _ANSWER_VERBS = (r"explain|mention|state|note|say|describe|identify|recogni[sz]e|point out|argue|show|discuss|name|list|give|define|"
@@ -422,41 +445,17 @@ def rubric_statement(text: str, *, claim: bool = False) -> str:
     rest = strip_markup(text).strip()
     if not any(c.islower() for c in rest) and len(re.findall(r"[A-Z]{2,}", rest)) >= 3:
         rest = rest.lower()  # written in capitals throughout: the capitals mark nothing
-    for mark in (_ENUMERATOR, _MARKS):
-        unmarked = mark.sub("", rest, count=1).strip()
+    rest = _read_past(rest, (_ENUMERATOR, _MARKS, _CLAIM_LABEL if claim else _POINT_LABEL, _MEDIATED, _BARE_VERB_S))
+    return text if rest == text.strip() else rest[0].upper() + rest[1:]
+
+
+def _read_past(text: str, marks: tuple[re.Pattern, ...]) -> str:
+    """``text`` without the first match of each pattern in turn, where a statement (two content
+    words or more) is left of it."""
+    for mark in marks:
+        unmarked = mark.sub("", text, count=1).strip()
         if len(content_words(unmarked)) >= 2:
-            rest = unmarked
-    for lead_in in (_CLAIM_LABEL if claim else _POINT_LABEL, _MEDIATED, _BARE_VERB_S):
-        m = lead_in.match(rest)
-        if m and len(content_words(rest[m.end():])) >= 2:
-            rest = rest[m.end():].strip()
-    if rest == text.strip():
-        return text
-    if not rest:
-        return text
-    return rest[0].upper() + rest[1:]
-
-
-_EMPHASIS = (re.compile(r"(?<![\w*])(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"),
-             re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"))
-
-
-def strip_markup(text: str) -> str:
-    """Text without Markdown's emphasis and code marks, which format words and add none: a rubric
-    or an answer typed with `cudaMemcpyAsync` or **all-reduce** reads as the words themselves.
-    A product ('2 * N', '2*N*4'), a name with underscores ('non_blocking') and a blank to fill
-    in ('2. ____ 3.') stay.
-
-    >>> strip_markup("The `KV cache` does **not** store _queries_, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True")
-    'The KV cache does not store queries, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True'
-    >>> strip_markup("1. Put a grid over it. 2. ____ 3. Draw **** a __ b")
-    '1. Put a grid over it. 2. ____ 3. Draw **** a __ b'
-    """
-    if "`" not in text and "*" not in text and "_" not in text:
-        return text
-    text = text.replace("`", "")
-    for rx in _EMPHASIS:
-        text = rx.sub(r"\2", text)
+            text = unmarked
     return text
 
 
@@ -476,9 +475,5 @@ def prompt_statement(prompt: str) -> str:
     >>> prompt_statement("Q: What is the KV cache? [deep dive]"), prompt_statement("Quantization: why does INT8 need calibration?")
     ('What is the KV cache?', 'Quantization: why does INT8 need calibration?')
     """
-    text = strip_markup(prompt).strip()
-    for mark in (_PROMPT_LABEL, _PROMPT_NOTE):
-        unmarked = mark.sub("", text, count=1).strip()
-        if len(content_words(unmarked)) >= 2:
-            text = unmarked
+    text = _read_past(strip_markup(prompt).strip(), (_PROMPT_LABEL, _PROMPT_NOTE))
     return prompt if text == prompt.strip() else text
