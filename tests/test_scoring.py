@@ -2849,8 +2849,9 @@ def test_a_rubric_written_about_the_answer_grades_as_the_statement_it_is_about(g
 
 def test_markdown_in_a_rubric_or_an_answer_formats_words_and_adds_none(grader):
     """A group writing its questions in YAML marks names up (`cudaMemcpyAsync`, **all-reduce**),
-    and a candidate typing an answer does too: the marks are no words. (With such marks on the
-    eval questions' terms, misconception F1 on their test split fell from 0.889 to 0.750.)"""
+    and a candidate typing an answer does too: the marks are no words. A question is read through
+    the same typing reader as an answer (``tidy_typography``). (With such marks on the eval
+    questions' terms, misconception F1 on their test split fell from 0.889 to 0.750.)"""
     marked = dict(MINIMAL_QUESTION)
     marked["checkpoints"] = [{"id": "gradient-allreduce", "text": "After backward, **gradients** are averaged across replicas with an `all-reduce`."}]
     marked["misconceptions"] = [{"id": "params-broadcast-each-step", "text": "The *parameters* are broadcast from `rank 0` after every step."}]

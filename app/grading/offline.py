@@ -15,21 +15,24 @@ from app.grading.embedder import EmbedderUnavailable, get_embedder
 from app.scoring.grade import Point, Rubric, Tuning, grade, reference_texts
 from app.scoring.terms import TermMatcher
 from app.scoring.spelling import english_words
-from app.scoring.text import prompt_statement, replace_lone_surrogates, rubric_statement
+from app.scoring.text import prompt_statement, replace_lone_surrogates, rubric_statement, tidy_typography
 
 log = logging.getLogger(__name__)
 
 
 def rubric_of(question: Question) -> Rubric:
     """The question as the scoring core reads it: each point is the statement it is about, without
-    a lead-in about the answer ('Explains that ...', 'Claims that ...'), which study groups often write."""
+    a lead-in about the answer ('Explains that ...', 'Claims that ...'), which study groups often
+    write; and every text is read as an answer's typing is (Markdown, curly quotes, long dashes)."""
+    typed = lambda texts: tuple(tidy_typography(t)[0] for t in texts)  # noqa: E731
     return Rubric(
         prompt=prompt_statement(question.prompt),
         checkpoints=tuple(
-            Point(c.id, rubric_statement(c.text), c.weight, c.aliases, c.examples) for c in question.checkpoints
+            Point(c.id, rubric_statement(c.text), c.weight, typed(c.aliases), typed(c.examples)) for c in question.checkpoints
         ),
         misconceptions=tuple(
-            Point(m.id, rubric_statement(m.text, claim=True), 1.0, (), m.examples, m.correction) for m in question.misconceptions
+            Point(m.id, rubric_statement(m.text, claim=True), 1.0, (), typed(m.examples), m.correction and tidy_typography(m.correction)[0])
+            for m in question.misconceptions
         ),
     )
 

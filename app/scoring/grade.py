@@ -48,7 +48,7 @@ from app.scoring.model import DEFAULT_MODEL, OrdinalModel
 from app.scoring.reading import Clause, about_me, read_answer
 from app.scoring.spelling import acronym_targets, join_spelt, respell, rubric_targets
 from app.scoring.terms import TermMatcher, concept_key
-from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, memo_for_short, normalize, plain_idioms, root, spell_out_contractions, stem, strip_markup, tokenize, tidy_typography
+from app.scoring.text import FILLERS, STOPWORDS, STUTTER, content_words, memo_for_short, normalize, plain_idioms, root, spell_out_contractions, stem, tokenize, tidy_typography
 
 Encode = Callable[[Sequence[str]], np.ndarray]
 # Per text: unit-length contextual token vectors (n, d) and the word pieces they stand for.
@@ -173,7 +173,7 @@ def clean_for_matching(text: str, matcher: TermMatcher) -> str:
 @lru_cache(maxsize=32768)
 def _clean(text: str, matcher: TermMatcher) -> str:
     # Memoised: rubric texts are cleaned again for every answer they grade.
-    text = normalize(strip_markup(text))
+    text = normalize(text)
     for _ in range(2):  # twice: 'kind um of' is 'kind of' once the 'um' is gone
         text = " ".join(_FILLER_RE.sub(" ", text).split())  # no double space where a filler was
     text = STUTTER.sub(r"\1", text)

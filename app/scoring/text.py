@@ -323,29 +323,6 @@ def _content_words(text: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in map(str.lower, WORD.findall(text)) if w not in STOPWORDS and len(w) > 1)
 
 
-_EMPHASIS = (re.compile(r"(?<![\w*])(\*\*|__)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"),
-             re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])"))
-
-
-def strip_markup(text: str) -> str:
-    """Text without Markdown's emphasis and code marks, which format words and add none: a rubric
-    or an answer typed with `cudaMemcpyAsync` or **all-reduce** reads as the words themselves.
-    A product ('2 * N', '2*N*4'), a name with underscores ('non_blocking') and a blank to fill
-    in ('2. ____ 3.') stay.
-
-    >>> strip_markup("The `KV cache` does **not** store _queries_, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True")
-    'The KV cache does not store queries, and 2 * N * 4 or 2*N*4 bytes; use non_blocking=True'
-    >>> strip_markup("1. Put a grid over it. 2. ____ 3. Draw **** a __ b")
-    '1. Put a grid over it. 2. ____ 3. Draw **** a __ b'
-    """
-    if "`" not in text and "*" not in text and "_" not in text:
-        return text
-    text = text.replace("`", "")
-    for rx in _EMPHASIS:
-        text = rx.sub(r"\2", text)
-    return text
-
-
 # A rubric line written about the answer rather than about the subject: 'Explains that ...', 'The
 # candidate should mention ...', 'Recognises why ...'. Only the statement after it is the point.
 _ANSWER_VERBS = (r"explain|mention|state|note|say|describe|identify|recogni[sz]e|point out|argue|show|discuss|name|list|give|define|"
@@ -385,10 +362,11 @@ _CLAIM_LABEL = re.compile(_LABEL_ADJECTIVE + r"(?:myth|misconception|misundersta
 _POINT_LABEL = re.compile(_LABEL_ADJECTIVE + r"(?:point|idea|must(?:\s+mention)?|required|bonus|note)" + _LABEL_TAIL, re.I)
 
 
-# ... or the marks of a list or a mark scheme: '1.', '(a)', '- ' before it; '(2 points)', '[required]' after it.
-# (Not 'A.' or 'C.': a letter and a full stop is as often the choice an answer names as a list mark;
-# nor a minus before a number: '- 1 is the rank that starts the ring'.)
-_ENUMERATOR = re.compile(r"^(?:[0-9]{1,2}[.)]|\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013](?=\s+[^\s0-9])|"
+# ... or the marks of a list or a mark scheme: '(a)', 'b)', a check mark before it ('1.', '- ' are
+# read as in an answer: ``tidy_typography``); '(2 points)', '[required]' after it. (Not 'A.' or
+# 'C.': a letter and a full stop is as often the choice an answer names as a list mark; nor a
+# minus before a number: '- 1 is the rank that starts the ring'.)
+_ENUMERATOR = re.compile(r"^(?:\(?(?:[0-9]{1,2}|[a-h]|[ivx]{1,4})\)|[-*\u2022\u2013](?=\s+[^\s0-9])|"
                          r"[\u2713\u2714\u2717\u2718\u274c\u25aa\u25b8\u25ba\u2192]\ufe0f?)\s+", re.I)  # also check marks, crosses, arrows
 _MARKS = re.compile(r"\s*[(\[]\s*(?:[0-9]+(?:\.[0-9]+)?\s*(?:points?|pts?|marks?)|required|optional|must[- ]have|bonus|core|key point|"
                     r"wrong|false|incorrect|myth|misconception)\s*[)\]]\s*\.?\s*$", re.I)
@@ -429,6 +407,8 @@ def rubric_statement(text: str, *, claim: bool = False) -> str:
     'The bubble shrinks with more micro-batches'
     >>> rubric_statement("\u2717 Tensor parallelism works well across nodes (wrong)", claim=True)
     'Tensor parallelism works well across nodes'
+    >>> rubric_statement("The `KV cache` does **not** store _queries_ (2 * N * 4 bytes, non_blocking=True).")
+    'The KV cache does not store queries (2 * N * 4 bytes, non_blocking=True).'
     >>> rubric_statement("GRADIENTS ARE AVERAGED WITH AN ALL-REDUCE")
     'Gradients are averaged with an all-reduce'
     >>> rubric_statement("C. Black absorbs more heat than white, so pan C heats fastest.")
@@ -442,7 +422,7 @@ def rubric_statement(text: str, *, claim: bool = False) -> str:
     >>> rubric_statement("Tensor parallelism splits each layer's weight matrices across GPUs.")
     "Tensor parallelism splits each layer's weight matrices across GPUs."
     """
-    rest = strip_markup(text).strip()
+    rest = tidy_typography(text)[0].strip()  # read as an answer is read: Markdown, quotes, dashes
     if not any(c.islower() for c in rest) and len(re.findall(r"[A-Z]{2,}", rest)) >= 3:
         rest = rest.lower()  # written in capitals throughout: the capitals mark nothing
     rest = _read_past(rest, (_ENUMERATOR, _MARKS, _CLAIM_LABEL if claim else _POINT_LABEL, _MEDIATED, _BARE_VERB_S))
@@ -475,5 +455,5 @@ def prompt_statement(prompt: str) -> str:
     >>> prompt_statement("Q: What is the KV cache? [deep dive]"), prompt_statement("Quantization: why does INT8 need calibration?")
     ('What is the KV cache?', 'Quantization: why does INT8 need calibration?')
     """
-    text = _read_past(strip_markup(prompt).strip(), (_PROMPT_LABEL, _PROMPT_NOTE))
+    text = _read_past(tidy_typography(prompt)[0].strip(), (_PROMPT_LABEL, _PROMPT_NOTE))
     return prompt if text == prompt.strip() else text
