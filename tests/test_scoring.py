@@ -500,6 +500,10 @@ def test_reported_views_are_flagged():
         ("all-reduce does not leave the sum on every gpu", "the element wise reduction of all of them ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
         ("fusion likewise avoids writing intermediates to hbm", "intermediates are never written to hbm", False, False),
+        # things done one after another, or all together
+        ("the big model checks all of them in one forward pass", "the large model checks the draft tokens one at a time, with a separate forward pass for each", False, True),
+        ("the kernels run sequentially on one stream", "work on different streams may run at the same time", False, True),
+        ("the copies and the kernels overlap in parallel", "copies and kernels run at the same time", False, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -1451,6 +1455,11 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
          "reads a bit worse than what the big model would have written.", "draft-lowers-quality", True),
         ("eval/content", "evalq-speculative-decoding", "The small model proposes a few tokens and the big model checks them all in "
          "one forward pass.", "draft-lowers-quality", False),
+        # 'all of them in one forward pass' is the other way round from 'one at a time, a separate pass for each'
+        ("eval/content", "evalq-speculative-decoding", "speculative decoding uses a small draft model that guesses several tokens and then "
+         "the big model checks all of them in one forward pass.", "one-pass-per-draft-token", False),
+        ("eval/content", "evalq-speculative-decoding", "the big model has to verify the draft tokens one at a time, with a pass for each",
+         "one-pass-per-draft-token", True),
         # a word the claim denies ('tokens never attend across chunks'), said the other way up, is not the claim's
         ("eval/content", "evalq-context-parallelism", "Since every token attends to all the earlier ones, the GPUs must exchange keys and "
          "values during attention.", "attends-own-chunk-only", False),
@@ -1541,6 +1550,8 @@ def test_misspelt_rubric_words_are_read_as_them_and_real_words_are_left_alone():
     known, targets = english_words(), frozenset({"circuit", "positive", "separated", "bulb", "relu", "water", "prefill"})
     assert respell("the postive terminal is seperated from the circut", targets, known) == "the positive terminal is separated from the circuit"
     assert respell("the buld is broken", targets, known) == "the bulb is broken"
+    # two letters swapped are one slip, the first two as well
+    assert respell("they are in the same apth of the cirucit", targets | {"path"}, known) == "they are in the same path of the circuit"
     # a real word, another name (other first letter), another form of the same word: left as written
     assert respell("the heater and gelu and prefilled", targets, known) == "the heater and gelu and prefilled"
 

@@ -43,6 +43,11 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"possible|able", r"impossible|unable"),
     (r"present|exists?", r"absent|missing"),
     (r"full|complete", r"empty|incomplete|partial"),
+    # Things done one after another, or all together: 'checks the draft tokens one at a time, with a
+    # separate forward pass for each' against 'checks all of them in one forward pass'.
+    (r"one at a time|one by one|one after (?:the )?other|sequentially|serially|in sequence|"
+     r"(?:a )?separate (?:forward |backward )?pass(?:es)?", r"(?:all )?at once|at the same time|simultaneously|concurrently|in parallel|"
+     r"in (?:one|a single) (?:forward |backward |batched )?(?:pass|go|batch)"),
 )
 # A path or circuit with a gap in it, or a broken or incomplete one, is an open one; a complete
 # one is closed. Read only where both texts speak of a path, a circuit or a switch: 'the complete

@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from app.scoring.text import stem
 
@@ -168,10 +168,11 @@ def respell(text: str, targets: frozenset[str], known: Container[str]) -> str:
         reach = _reach(word)
         if not reach or "'" in word or is_known(word, known):
             return word
-        # A slip keeps the first letter ('buld', 'circut'); a different first letter is another
-        # name ('gelu' is no 'relu'); another form of the same word is read by the stemmer already.
-        near = {t for t in targets if t[0] == word[0] and abs(len(t) - len(word)) <= reach
-                and Levenshtein.distance(word, t, score_cutoff=reach) <= reach}
+        # A slip keeps the first letter ('buld', 'circut') or swaps it with the second ('apth'); a
+        # different first letter is another name ('gelu' is no 'relu'); another form of the same
+        # word is read by the stemmer already. Two letters swapped are one slip ('seperate', 'teh').
+        near = {t for t in targets if (t[0] == word[0] or (t[0] == word[1] and t[1] == word[0])) and abs(len(t) - len(word)) <= reach
+                and OSA.distance(word, t, score_cutoff=reach) <= reach}
         if len(near) != 1:
             return word
         target = near.pop()
