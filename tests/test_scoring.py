@@ -959,6 +959,13 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
      ["", "R", ""]),
     # An unpunctuated 'instead of' cannot show where the set-aside part ends: nothing is negated.
     ("instead of splitting each layer pipeline parallelism puts consecutive layers on each gpu as stages", [""]),
+    # 'not X, just Y': what the comma leads on to is said in the denial's place, not denied
+    ("That way you don't redo the whole prompt at each step, just one token's worth of work.", ["N", ""]),
+    ("It doesn't store the queries, only the keys and values.", ["N", ""]),
+    ("It stores the keys, only for the past tokens.", [""]),
+    # ... nor after a word that only links it to what came before ('so', 'um and')
+    ("so instead of waiting for the batch to finish the server adds new requests at every step", [""]),
+    ("um and instead of like waiting for the whole batch you kick out the finished sequences", [""]),
     # The speaker's reply to a reported view is their own claim.
     ("People think TP is the same as DP, and the difference is that TP splits each layer's weight matrices.", ["P", ""]),
     ("You often hear that tensor parallelism needs NVLink, and it does, because it does an all-reduce in every layer.", ["P", "", ""]),

@@ -40,6 +40,10 @@ _CLAUSE_SPLIT = re.compile(
     re.I,
 )
 
+# ', just Y' / ', only Y' after a denial: what is said in its place.
+_ONLY_AFTER_DENIAL = re.compile(r",\s+(?=(?:just|only|merely|simply)\s+\w)", re.I)
+_DENIAL_WORD = re.compile(rf"\b(?:{NEGATION_WORDS})\b")
+
 # A pronoun and a bare auxiliary: 'it does', 'they are' (and then, if so, its own 'not').
 _BARE_VERB = r"(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)"
 
@@ -120,6 +124,8 @@ _FOIL_NOT = (r"(?=\s+not\s)(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*|" + _FOIL_NOT, re.I)
 
 _CONTRAST_END = re.compile(r",\s+")
+# Words that only link a clause to what came before ('so', 'and then', 'um but'): no clause of their own.
+_LINK_ONLY = re.compile(r"\s*(?:(?:so|and|but|then|well|like|um+|uh+|er+m?|hmm+|okay|ok)\b[\s,]*)+", re.I)
 _LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
 
 _IGNORANCE = re.compile(
@@ -291,7 +297,16 @@ def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """
     keep = [(m.start(), m.end()) for m in _FORMULA.finditer(text, start, end)]
     keep += [(m.start(), m.end()) for m in STUTTER.finditer(text, start, end)]  # 'since since Volta' is one 'since'
-    return _spans(text, _CLAUSE_SPLIT, start, end, keep=keep)
+    out = []
+    for a, b in _spans(text, _CLAUSE_SPLIT, start, end, keep=keep):
+        # 'not X, just Y': what follows the denial's comma is said, not denied ('you don't redo
+        # the whole prompt, just one token's work'; 'it doesn't store the queries, only K and V')
+        m = _ONLY_AFTER_DENIAL.search(text, a, b)
+        if m and _DENIAL_WORD.search(blank_non_negations(text[a : m.start()].lower())):
+            out += [(a, m.start()), (m.end(), b)]
+        else:
+            out.append((a, b))
+    return out
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -444,8 +459,12 @@ def _read(answer: str) -> list[Clause]:
                                     and "," in answer[contrast[k - 1][1] : x0])
                     if comma and _word_count(rest) >= 3 and not bare_subject and not _LIST_GOES_ON.match(rest):
                         pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
-                    elif after and k == 0 and not comma:
-                        pieces_.append((x0, x1, False))  # 'instead of X Y' unpunctuated: cannot tell where X ends
+                    elif after and not comma and (k == 0 or k == 1 and _LINK_ONLY.fullmatch(answer, *contrast[0])):
+                        # 'instead of X Y' unpunctuated: cannot tell where X ends ('so instead of X Y' too:
+                        # its 'so' is no clause of its own)
+                        if k:
+                            pieces_.pop()
+                        pieces_.append((x0, x1, False))
                     else:
                         pieces_.append((x0, x1, after))
                 for x0, x1, after_contrast in pieces_:
