@@ -1462,6 +1462,11 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
          "reads a bit worse than what the big model would have written.", "draft-lowers-quality", True),
         ("eval/content", "evalq-speculative-decoding", "The small model proposes a few tokens and the big model checks them all in "
          "one forward pass.", "draft-lowers-quality", False),
+        # where the inputs come from ('from all GPUs') is not where the result is; 'rank 0' is one GPU
+        ("content", "allreduce-deep-dive", "All-reduce sums the tensors from all GPUs onto rank 0, which then holds the combined "
+         "result for the next step.", "allreduce-is-reduce-to-root", True),
+        ("content", "allreduce-deep-dive", "All-reduce takes a tensor from every GPU and leaves the sum on every GPU.",
+         "allreduce-is-reduce-to-root", False),
         # 'all of them in one forward pass' is the other way round from 'one at a time, a separate pass for each'
         ("eval/content", "evalq-speculative-decoding", "speculative decoding uses a small draft model that guesses several tokens and then "
          "the big model checks all of them in one forward pass.", "one-pass-per-draft-token", False),

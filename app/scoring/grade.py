@@ -1515,6 +1515,9 @@ _SCOPE = {
     "all": re.compile(r"\b(?:every|each|all(?: (?:the|of the))?|any(?: other)?)\b(?!-)"),
 }
 _OTHER_SCOPE = {"one": "all", "all": "one"}
+# One GPU by its number: 'onto rank 0', 'GPU zero', 'the first rank'.
+_RANK_ZERO = re.compile(r"\b(?:(?:rank|gpu|device|worker|process)\s*#?\s*(?:0|zero)|the first (?:rank|gpu|device|worker))\b")
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:\w+\s+)?$")
 
 
 def scopes(text: str) -> set[tuple[str, str]]:
@@ -1525,9 +1528,11 @@ def scopes(text: str) -> set[tuple[str, str]]:
     >>> sorted(scopes("with all-reduce every gpu gets the sum"))
     [('all', 'gpu')]
     """
-    out = set()
+    out = {("one", "gpu") for _ in _RANK_ZERO.finditer(text)}
     for scope, rx in _SCOPE.items():
         for m in rx.finditer(text):
+            if scope == "all" and _FROM_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                continue  # where the inputs come from ('sums the tensors from all GPUs onto rank 0'), not where the result is
             for word in re.findall(r"[a-z0-9][a-z0-9\-]*", re.split(r"[,;:.()]", text[m.end() :])[0])[:2]:  # the thing, and its modifier
                 if word in STOPWORDS:
                     break
