@@ -500,6 +500,11 @@ def test_reported_views_are_flagged():
         ("all-reduce does not leave the sum on every gpu", "the element wise reduction of all of them ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
         ("fusion likewise avoids writing intermediates to hbm", "intermediates are never written to hbm", False, False),
+        # 'free' said of a cost pays nothing, 'not free' pays; the verb frees nothing of the kind
+        ("checkpointing is not free", "checkpointing costs an extra forward pass", False, False),
+        ("checkpointing comes for free", "checkpointing costs an extra forward pass", True, True),
+        ("kernel launches are basically free", "each kernel launch costs a few microseconds", True, True),
+        ("we free the buffers after the backward pass", "the buffers are released after the backward pass", False, False),
         # things done one after another, or all together
         ("the big model checks all of them in one forward pass", "the large model checks the draft tokens one at a time, with a separate forward pass for each", False, True),
         ("the kernels run sequentially on one stream", "work on different streams may run at the same time", False, True),
@@ -1462,6 +1467,10 @@ def test_denying_that_a_remedy_works_opposes_the_point_that_it_does():
          "reads a bit worse than what the big model would have written.", "draft-lowers-quality", True),
         ("eval/content", "evalq-speculative-decoding", "The small model proposes a few tokens and the big model checks them all in "
          "one forward pass.", "draft-lowers-quality", False),
+        # 'free' said of a cost pays nothing; 'not free' pays
+        ("eval/content", "evalq-zero-sharding", "Stage 3 is not free in communication compared with plain DDP: the weights are "
+         "all-gathered before every layer.", "zero3-no-extra-comm", False),
+        ("eval/content", "evalq-zero-sharding", "ZeRO-3 comes for free in communication compared with DDP.", "zero3-no-extra-comm", True),
         # where the inputs come from ('from all GPUs') is not where the result is; 'rank 0' is one GPU
         ("content", "allreduce-deep-dive", "All-reduce sums the tensors from all GPUs onto rank 0, which then holds the combined "
          "result for the next step.", "allreduce-is-reduce-to-root", True),

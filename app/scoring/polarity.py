@@ -80,8 +80,15 @@ def _matches_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]:
 _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
                  "find found see saw argue assume hope out sure true fact so and but or because if when whether unless since though "
                  "although once is was are were").split()
+# 'Free' said of a cost: nothing is paid ('checkpointing is basically free', 'it comes for free');
+# not the verb ('free the buffers', 'frees up memory'), nor 'free to choose'.
+_FREE_AFTER = r"free\b(?!\s+(?:up|to|from|memory|them|it|the|its|their|space|buffers?|gpus?|ranks?)\b)"
+COSTLESS = (r"(?:is|are|was|were|be|been|being|it's|that's|comes?|came|basically|essentially|almost|practically|totally|"
+            rf"completely|entirely|virtually|effectively|for)\s+{_FREE_AFTER}")
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
+    # a cost denied is a cost: 'stage 3 is not free in communication', 'it isn't free'
+    rf"(?:\bnot|n't|\bnever)\s+(?:(?:really|entirely|completely|totally|exactly|quite|actually|always|so|that|for)\s+){{0,2}}{_FREE_AFTER}|"
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"
@@ -120,7 +127,7 @@ def blank_non_negations(text: str) -> str:
 # Words that deny nearly as 'not' does: 'rarely speeds up', 'barely changes the FLOPs'.
 NEAR_NEGATORS = r"hardly|rarely|seldom|barely|scarcely|ignores|ignored|ignoring"
 # The words of negation (reading.py adds its verdict words, 'myth', 'a bad idea', to them).
-NEGATION_WORDS = (rf"not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
+NEGATION_WORDS = (rf"not|no|never|none|nothing|neither|nor|cannot|without|{NEAR_NEGATORS}|{COSTLESS}|doesn'?t|don'?t|isn'?t|aren'?t|wasn'?t|"
                   r"weren'?t|won'?t|can'?t|shouldn'?t|wouldn'?t|didn'?t|hasn'?t|haven'?t")
 NEGATORS = re.compile(rf"\b(?:{NEGATION_WORDS})\b")
 
