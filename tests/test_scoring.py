@@ -2910,3 +2910,17 @@ def test_markdown_in_a_rubric_or_an_answer_formats_words_and_adds_none(grader):
     assert [(c.state, c.strength) for c in a.checkpoints] == [(c.state, c.strength) for c in b.checkpoints]
     assert [m.id for m in a.misconceptions] == [m.id for m in b.misconceptions] == ["params-broadcast-each-step"]
     assert b.checkpoints[0].evidence and "`all-reduce`s" in b.checkpoints[0].evidence[0].text  # the evidence is what was typed
+
+
+def test_an_approach_judged_useless_later_in_its_sentence_is_not_claimed(grader):
+    """'People fix X by Y, so Z, but that doesn't help' sets Y up to reject it, however many
+    reasons stand between the approach and the verdict."""
+    q = Question.model_validate({
+        "id": "loader", "title": "Input pipeline", "topic": "t", "prompt": "Your GPUs sit idle waiting for data. What do you do?",
+        "checkpoints": [{"id": "workers", "text": "Decode and augment in several parallel data-loader worker processes."}],
+        "misconceptions": [{"id": "bigger-batch", "text": "Raising the batch size fixes a data-loading bottleneck because the GPU gets more work per step."}]})
+    rejected = ("Some people try to fix a slow loader by raising the batch size so the GPU has more to chew on per step, but that "
+                "doesn't help: the loader now has to produce proportionally more samples per step.")
+    assert [m.id for m in grader.grade(q, rejected).misconceptions] == []
+    claimed = "You fix a slow loader by raising the batch size so the GPU has more to chew on per step."
+    assert [m.id for m in grader.grade(q, claimed).misconceptions] == ["bigger-batch"]

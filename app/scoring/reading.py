@@ -125,6 +125,7 @@ _CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not b
 
 _CONTRAST_END = re.compile(r",\s+")
 # Words that only link a clause to what came before ('so', 'and then', 'um but'): no clause of their own.
+_SET_ASIDE = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.I)
 _LINK_ONLY = re.compile(r"\s*(?:(?:so|and|but|then|well|like|um+|uh+|er+m?|hmm+|okay|ok)\b[\s,]*)+", re.I)
 _LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
 
@@ -459,7 +460,8 @@ def _read(answer: str) -> list[Clause]:
                                     and "," in answer[contrast[k - 1][1] : x0])
                     if comma and _word_count(rest) >= 3 and not bare_subject and not _LIST_GOES_ON.match(rest):
                         pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
-                    elif after and not comma and (k == 0 or k == 1 and _LINK_ONLY.fullmatch(answer, *contrast[0])):
+                    elif after and not comma and (k == 0 or k == 1 and _LINK_ONLY.fullmatch(answer, *contrast[0])
+                                                  and _SET_ASIDE.search(answer, contrast[0][1], x0)):
                         # 'instead of X Y' unpunctuated: cannot tell where X ends ('so instead of X Y' too:
                         # its 'so' is no clause of its own)
                         if k:
