@@ -964,6 +964,9 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
      ["", "R", ""]),
     # An unpunctuated 'instead of' cannot show where the set-aside part ends: nothing is negated.
     ("instead of splitting each layer pipeline parallelism puts consecutive layers on each gpu as stages", [""]),
+    # after a comma any word may end a clause, a preposition too: the denial before it stays in it
+    ("Every adapted layer carries matmuls you can never get rid of, so a LoRA model is always slower than its base model.", ["N", ""]),
+    ("After every word the server drops the finished conversations and lets new ones in, so the card never runs half empty.", ["", "N"]),
     # 'not X, just Y': what the comma leads on to is said in the denial's place, not denied
     ("That way you don't redo the whole prompt at each step, just one token's worth of work.", ["N", ""]),
     ("It doesn't store the queries, only the keys and values.", ["N", ""]),

@@ -36,7 +36,8 @@ _NOT_AFTER += r"(?<!\bum)(?<!\buh)(?<!\berm)(?<!\ber)"
 # Fillers between the pause and the word that opens the next claim ('..., um, and ...') belong to the pause.
 _PAUSES = r"(?:(?:um+|uh+|erm|er)\b,?\s+)*"
 _CLAUSE_SPLIT = re.compile(
-    rf"(?=[,\s]){_NOT_AFTER}(?<![\s,])(?:,\s*|\s+){_PAUSES}(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    # (after a comma, any word may end the clause: 'matmuls you can never get rid of, so ...')
+    rf"(?<![\s,]),\s*{_PAUSES}(?=(?:{_MARKERS})\b)|(?=\s){_NOT_AFTER}(?<![\s,])\s+{_PAUSES}(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
 )
 
