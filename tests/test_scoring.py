@@ -960,8 +960,10 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
 
 @pytest.mark.parametrize("text, flags", [
     # A repair that swaps a word takes back only that clause, not the claim before it.
+    # ... only the words it swaps, when it restarts on the same kind of word ('a shard, sorry, a slice')
     ("TP splits each layer's weight matrices across GPUs, which means every GPU holds a shard, sorry, a slice of every layer.",
-     ["", "R", ""]),
+     ["", "", "R", ""]),
+    ("um and the roof line is you take the max no the minimum of like peak flops and the bandwidth times the intensity", ["", "R", ""]),
     # An unpunctuated 'instead of' cannot show where the set-aside part ends: nothing is negated.
     ("instead of splitting each layer pipeline parallelism puts consecutive layers on each gpu as stages", [""]),
     # after a comma any word may end a clause, a preposition too: the denial before it stays in it

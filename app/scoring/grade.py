@@ -433,7 +433,8 @@ def _build_windows(clauses: list[Clause], matcher: TermMatcher, vocabulary: froz
     aside = {i for i in usable if about_me(clauses[i].text)}
     groups = [(i,) for i in usable] + [
         (a, b) for a, b in zip(usable, usable[1:])
-        if b == a + 1 and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed and not {a, b} & again
+        # (across the words a repair swapped out: 'you take | the max | no the minimum of ...')
+        if (b == a + 1 or b == a + 2 and clauses[a + 1].swapped) and clauses[b].sentence - clauses[a].sentence <= 1 and b not in handed and not {a, b} & again
         and not ({a, b} & aside and clauses[a].sentence != clauses[b].sentence)
     ]
     resolved = _resolve_it(clauses, matcher, canon_texts)

@@ -233,6 +233,7 @@ class Clause:
     question: bool = False  # 'Does TP split each layer?': asks, does not answer
     supposed: bool = False  # 'Imagine all-reduce left the sum on one GPU': a supposition, not a claim
     framing: bool = False  # 'Sure, good question.', 'Hope that helps!': talk around the answer, no part of it
+    swapped: bool = False  # taken back for the words a repair says in its place ('the max' in 'the max no the minimum')
 
     @property
     def usable(self) -> bool:
@@ -486,6 +487,7 @@ def _read(answer: str) -> list[Clause]:
                     if not _takes_back(marker):
                         _split_swapped_tail(answer, clauses, first_new)
                     _retract_sentence_end(answer, clauses, len(clauses), first_new, premise=_takes_back(marker))
+                    _split_swapped_words(answer, clauses, first_new, pieces[n_piece + 1][0])
         if asks:  # a question put to the interviewer answers nothing, whatever terms it names
             clauses[first_of_sentence:] = [_replace(c, question=True) for c in clauses[first_of_sentence:]]
     _merge_fragments(answer, clauses)
@@ -583,6 +585,36 @@ def _split_swapped_tail(text: str, clauses: list[Clause], first: int) -> None:
     contrast = c.negated and not _make_clause(text, c.start, c.end, c.sentence, False, False).negated
     clauses[-1:] = [_replace(_make_clause(text, c.start, head_end, c.sentence, False, contrast), retracted=c.retracted),
                     _replace(_make_clause(text, tail_start, c.end, c.sentence, False, contrast), retracted=c.retracted)]
+
+
+_NUMBER = r"(?:\d[\d.,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|thirty-two|sixty-four|half|twice|double)"
+_FIRST_WORD = re.compile(rf"\W*(?:(?:um+|uh+|er+m?|i mean|sorry|like)\W+)*({_NUMBER}\b|[a-z]+\b)", re.I)
+
+
+def _split_swapped_words(text: str, clauses: list[Clause], first: int, after: int) -> None:
+    """Take back only the words a repair swaps when it restarts on the same kind of word: 'you
+    take the max no the minimum of ...', 'holds a shard, sorry, a slice', 'four no sixteen bytes'.
+    The clause's words before them stand, and join what the repair says (``Clause.swapped``).
+
+    >>> [(c.text, c.retracted, c.swapped) for c in read_answer("the roofline is you take the max no the minimum of the two")]
+    [('the roofline is you take', False, False), ('the max', True, True), ('the minimum of the two', False, False)]
+    """
+    if len(clauses) <= first or not clauses[-1].retracted:
+        return
+    c = clauses[-1]
+    m = _FIRST_WORD.match(text, after)
+    if m is None:
+        return
+    restart = m.group(1).lower()
+    same = re.compile(_NUMBER if re.fullmatch(_NUMBER, restart, re.I) else re.escape(restart), re.I)
+    words = list(WORD.finditer(text, c.start, c.end))
+    # the swapped words: at most the last four, from the restart's own word (or a number for a number)
+    for k in range(len(words) - 1, max(len(words) - 5, 2), -1):
+        if same.fullmatch(words[k].group()) and text[words[k].start() - 1].isspace():  # a word, not part of '2(N-1)'
+            head_end = _trim(text, c.start, words[k].start())[1]
+            clauses[-1:] = [_replace(_make_clause(text, c.start, head_end, c.sentence, False, False), negated=c.negated),
+                            _replace(_make_clause(text, words[k].start(), c.end, c.sentence, True, False), swapped=True)]
+            return
 
 
 def _retract_from(clauses: list[Clause], start: int) -> None:
