@@ -960,6 +960,9 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
 
 @pytest.mark.parametrize("text, flags", [
     # A repair that swaps a word takes back only that clause, not the claim before it.
+    # a repair that says what the words described takes them all back, after 'actually' or a filler too
+    ("continuous batching is where you collect requests until the batch is full and then run it hmm no actually that's just "
+     "dynamic batching", ["R", "R", "R", ""]),
     # ... only the words it swaps, when it restarts on the same kind of word ('a shard, sorry, a slice')
     ("TP splits each layer's weight matrices across GPUs, which means every GPU holds a shard, sorry, a slice of every layer.",
      ["", "", "R", ""]),

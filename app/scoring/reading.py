@@ -519,7 +519,7 @@ _TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:
 
 
 # What follows a repair and names what the words before it really described.
-_REATTRIBUTES = re.compile(r"\s*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant|"
+_REATTRIBUTES = re.compile(r"\s*(?:(?:actually|well|oh|sorry|um+|uh+|hmm+)[\s,]+)*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant|"
                            r"i(?:'m| am| was) (?:mixing|mixed|confusing|confused|mixing up) (?:it|that|this|them|the two|things|those)(?: up)? with|"
                            r"i (?:mixed|confused) (?:it|that|this|them|the two|those)(?: up)? with)\s+"
                            r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
