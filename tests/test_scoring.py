@@ -960,6 +960,9 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
 
 @pytest.mark.parametrize("text, flags", [
     # A repair that swaps a word takes back only that clause, not the claim before it.
+    # a restart ('let me put it differently') takes back the unfinished words before it, not the claim before them
+    ("so there's a lot of duplication and zero partitions the uh well let me put it differently each gpu only keeps a part of it",
+     ["", "R", ""]),
     # a repair that says what the words described takes them all back, after 'actually' or a filler too
     ("continuous batching is where you collect requests until the batch is full and then run it hmm no actually that's just "
      "dynamic batching", ["R", "R", "R", ""]),

@@ -74,6 +74,9 @@ _CORRECTION = re.compile(
     + "".join(rf"(?<!\b{w}\s)" for w in _JOINED_WAITERS) +
     r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)(?!\s*(?:[.!?;]|$)))|"
     r"no sorry|sorry|i mean|or rather|no,|"
+    # a restart: 'zero partitions the uh well let me put it differently each gpu only keeps a part'
+    r"(?:well\s+)?let me (?:put|say|phrase|explain) (?:it|that|this) (?:differently|another way|better|again)|let me rephrase(?: (?:it|that))?|"
+    r"let me start (?:again|over)|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry|i think|i mean|i guess|actually)\b))(?=[\s,:]|$)[,:\s]*",
     re.I,
@@ -563,7 +566,7 @@ _REPAIRED = re.compile(r"(?<![\w'-])(?!(?:a|an|the|to|of|in|on|at|and|or|is|it)(
 
 # A claim, then 'and' and the first words of the next one, cut off by a repair: 'TensorRT does all
 # that and uh DeepStream, no sorry, DALI does the data loading' swaps only the words after 'and'.
-_CUT_OFF_TAIL = re.compile(r"\s+and\s+(?:(?:um+|uh+|erm|er)\s+)?(?:[\w'-]+\s*){1,3}$", re.I)
+_CUT_OFF_TAIL = re.compile(r"\s+and\s+(?:(?:um+|uh+|erm|er)\s+)?(?:[\w'-]+\s*){1,3}(?:(?:um+|uh+|erm|er)\s*)*$", re.I)
 
 
 def _split_swapped_tail(text: str, clauses: list[Clause], first: int) -> None:
