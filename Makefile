@@ -30,6 +30,9 @@ test-fast: install
 eval: install
 	@for f in seed-test seed-dev seed-dev2; do echo "== $$f"; $(BIN)/coach eval eval/gold/$$f.jsonl || exit 1; done
 	@for f in minimal-test minimal-dev minimal-dev2; do echo "== $$f"; $(BIN)/coach eval --content eval/content eval/gold/$$f.jsonl || exit 1; done
+	@echo "== fresh-seed"; $(BIN)/coach eval eval/gold/fresh-seed.jsonl
+	@echo "== fresh-minimal"; $(BIN)/coach eval --content eval/content eval/gold/fresh-minimal.jsonl
+	@echo "== fresh-newq"; $(BIN)/coach eval --content eval/content-fresh eval/gold/fresh-newq.jsonl
 	$(BIN)/python scripts/semeval.py
 	$(BIN)/python scripts/adversarial.py
 	$(BIN)/python scripts/invariance.py
