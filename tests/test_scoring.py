@@ -505,10 +505,10 @@ def test_reported_views_are_flagged():
         ("checkpointing comes for free", "checkpointing costs an extra forward pass", True, True),
         ("kernel launches are basically free", "each kernel launch costs a few microseconds", True, True),
         ("we free the buffers after the backward pass", "the buffers are released after the backward pass", False, False),
+        ("the scheduler looks for free slots at every step", "the scheduler fills the slots at every step", False, False),
+        ("it does not come for free", "checkpointing costs an extra forward pass", False, False),
         # things done one after another, or all together
         ("the big model checks all of them in one forward pass", "the large model checks the draft tokens one at a time, with a separate forward pass for each", False, True),
-        ("the kernels run sequentially on one stream", "work on different streams may run at the same time", False, True),
-        ("the copies and the kernels overlap in parallel", "copies and kernels run at the same time", False, False),
     ],
 )
 def test_stance_reads_negation_and_opposite_words(clause, reference, negated, expected):
@@ -963,6 +963,12 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
     # a restart ('let me put it differently') takes back the unfinished words before it, not the claim before them
     ("so there's a lot of duplication and zero partitions the uh well let me put it differently each gpu only keeps a part of it",
      ["", "R", ""]),
+    # ... and after a finished claim it takes back nothing: it says it again
+    ("Every GPU ends up with the element-wise sum. Let me say that again: everyone gets the total.", ["", "", ""]),
+    # an elaboration after a repair word re-attributes nothing ('that's the whole idea of ...')
+    ("the batch is rebuilt at every decoding step so sequences leave right away um actually that's the whole idea of it", ["", ""]),
+    # set off by commas, 'no' before a claim of its own takes the whole claim back, not a word of it
+    ("Checkpointing saves memory without any extra compute for the model, no, the recompute costs one more forward pass.", ["NR", ""]),
     # a repair that says what the words described takes them all back, after 'actually' or a filler too
     ("continuous batching is where you collect requests until the batch is full and then run it hmm no actually that's just "
      "dynamic batching", ["R", "R", "R", ""]),
@@ -979,9 +985,6 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
     ("That way you don't redo the whole prompt at each step, just one token's worth of work.", ["N", ""]),
     ("It doesn't store the queries, only the keys and values.", ["N", ""]),
     ("It stores the keys, only for the past tokens.", [""]),
-    # ... nor after a word that only links it to what came before ('so', 'um and')
-    ("so instead of waiting for the batch to finish the server adds new requests at every step", [""]),
-    ("um and instead of like waiting for the whole batch you kick out the finished sequences", [""]),
     # The speaker's reply to a reported view is their own claim.
     ("People think TP is the same as DP, and the difference is that TP splits each layer's weight matrices.", ["P", ""]),
     ("You often hear that tensor parallelism needs NVLink, and it does, because it does an all-reduce in every layer.", ["P", "", ""]),
@@ -2935,3 +2938,6 @@ def test_an_approach_judged_useless_later_in_its_sentence_is_not_claimed(grader)
     assert [m.id for m in grader.grade(q, rejected).misconceptions] == []
     claimed = "You fix a slow loader by raising the batch size so the GPU has more to chew on per step."
     assert [m.id for m in grader.grade(q, claimed).misconceptions] == ["bigger-batch"]
+    # a caveat limits the claim, it does not reject it; nor does a verdict on something else
+    for caveat in (", but it doesn't help if the disk itself is slow.", ", but shuffling doesn't help."):
+        assert [m.id for m in grader.grade(q, claimed.rstrip(".") + caveat).misconceptions] == ["bigger-batch"], caveat

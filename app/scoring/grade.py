@@ -1645,21 +1645,29 @@ def _first_claim(text: str) -> str:
 _BECAUSE = re.compile(r"^(?:because|since|as|by|due to|thanks to|so(?! that)|which means|that means|meaning)\b")
 _NEG_WORDS = re.compile(r"\b(?:not|no|never|n't|without|cannot|none)\b")
 _CONTRAST_START = re.compile(r"^(?:but|however|though|although|yet|except)\b")
-# A verdict that what was just described does not work: 'but that doesn't help', 'but it won't fix anything'.
-_USELESS = re.compile(r"^(?:but|however|yet)\b,?\s+(?:doing (?:that|so)|(?:this|that) approach|[\w-]+)\s+"  # 'that', 'it' (read as what they stand for)
-                      r"(?:(?:does|do|did|will|would|is|was)\s*(?:n'?t|not)|won'?t|never|rarely|hardly)\s+(?:really\s+|actually\s+)?"
-                      r"(?:help|helps|work|works|fix|fixes|solve|solves|matter|pay off|make (?:any|a|much of a) difference|change anything)\b")
+# A verdict that what was just described does not work: 'but that doesn't help', 'but it won't fix anything'
+# (the whole clause: 'but it doesn't help if the disk is slow' limits the claim, it does not reject it).
+_USELESS = re.compile(r"^(?:but|however|yet)\b,?\s+(?P<subject>doing (?:that|so)|(?:this|that) approach|[\w-]+(?: [\w-]+)?)\s+"
+                      r"(?:(?:does|do|did|will|would)\s*(?:n'?t|not)|won'?t|never)\s+(?:really\s+|actually\s+)?"
+                      r"(?:help|work|fix|solve)(?:\s+(?:anything|at all|much|here|in practice))?\s*$")
+_DEMONSTRATIVE = frozenset({"that", "this", "it", "doing that", "doing so", "this approach", "that approach"})
 
 
-def _judged_useless_later(w: _Window, by_clause: dict[int, _Window]) -> bool:
+def _judged_useless_later(w: _Window, by_clause: dict[int, _Window], matcher: TermMatcher) -> bool:
     """Whether a later clause of the window's sentence (within three) judges what came before it
-    useless: the approach described, with its reasons, is set up to be rejected."""
+    useless: the approach described, with its reasons, is set up to be rejected. Its subject is a
+    pronoun ('that', 'it'), or what such a pronoun was read as: the concept the clause before it
+    opens on."""
     for j in range(w.clauses[-1] + 1, w.clauses[-1] + 4):
         c = by_clause.get(j)
         if c is None or c.sentence != w.sentence:
             return False
-        if _USELESS.match(c.text):
-            return True
+        m = _USELESS.match(c.text)
+        if m:
+            prev = by_clause.get(j - 1)
+            found = _concepts_at(prev.text, matcher) if prev is not None else ()
+            named = {canon for canon, key in matcher.keys.items() if found and key == found[0][1]}
+            return m.group("subject") in _DEMONSTRATIVE or m.group("subject") in named
     return False
 
 
@@ -1758,7 +1766,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
             continue  # 'X shrinks the model, but it does not speed anything up'
-        if _judged_useless_later(w, windows_by_clause):
+        if _judged_useless_later(w, windows_by_clause, matcher):
             continue  # 'people fix a slow loader by raising the batch size, so the GPU has more work, but that doesn't help'
         if not w.words - set(prompt_words):
             continue  # restating the question asserts nothing

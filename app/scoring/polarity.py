@@ -45,9 +45,10 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"full|complete", r"empty|incomplete|partial"),
     # Things done one after another, or all together: 'checks the draft tokens one at a time, with a
     # separate forward pass for each' against 'checks all of them in one forward pass'.
-    (r"one at a time|one by one|one after (?:the )?other|sequentially|serially|in sequence|"
-     r"(?:a )?separate (?:forward |backward )?pass(?:es)?", r"(?:all )?at once|at the same time|simultaneously|concurrently|in parallel|"
-     r"in (?:one|a single) (?:forward |backward |batched )?(?:pass|go|batch)"),
+    # ('in parallel', 'at the same time' say no more than that things may overlap: 'streams have no
+    # ordering and may run at the same time' takes no side against 'one after the other')
+    (r"one at a time|one by one|one after (?:the )?other|sequentially|serially|(?:a )?separate (?:forward |backward )?pass(?:es)?",
+     r"(?:all )?at once|in (?:one|a single) (?:forward |backward |batched )?(?:pass|go|batch)"),
 )
 # A path or circuit with a gap in it, or a broken or incomplete one, is an open one; a complete
 # one is closed. Read only where both texts speak of a path, a circuit or a switch: 'the complete
@@ -83,12 +84,13 @@ _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe
 # 'Free' said of a cost: nothing is paid ('checkpointing is basically free', 'it comes for free');
 # not the verb ('free the buffers', 'frees up memory'), nor 'free to choose'.
 _FREE_AFTER = r"free\b(?!\s+(?:up|to|from|memory|them|it|the|its|their|space|buffers?|gpus?|ranks?)\b)"
-COSTLESS = (r"(?:is|are|was|were|be|been|being|it's|that's|comes?|came|basically|essentially|almost|practically|totally|"
-            rf"completely|entirely|virtually|effectively|for)\s+{_FREE_AFTER}")
+COSTLESS = (rf"(?:(?:comes?|came|coming|get|gets|got) )?for\s+free\b(?!\s+(?:slots?|pages?|blocks?|space|memory)\b)|"
+            r"(?:basically|essentially|almost|practically|totally|completely|entirely|virtually|effectively|pretty much)\s+free\b|"
+            r"free\s+(?:in|of)\s+(?:terms of\s+)?(?:compute|communication|memory|time|speed|latency|cost|charge|overhead|accuracy)\b")
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
     # a cost denied is a cost: 'stage 3 is not free in communication', 'it isn't free'
-    rf"(?:\bnot|n't|\bnever)\s+(?:(?:really|entirely|completely|totally|exactly|quite|actually|always|so|that|for)\s+){{0,2}}{_FREE_AFTER}|"
+    rf"(?:\bnot|n't|\bnever)\s+(?:(?:really|entirely|completely|totally|exactly|quite|actually|always|so|that|come|comes|for)\s+){{0,3}}{_FREE_AFTER}|"
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"

@@ -65,6 +65,8 @@ _OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me 
 _WAITERS = ("to", "ll", "will", "must", "can", "may", "d", "not", "t", "still", "just", "they", "we", "you", "i", "he", "she",
             "which", "who", "should", "would", "could", "might", "stages", "stage", "gpus", "gpu")
 _JOINED_WAITERS = ("and", "then", "that")
+# Words a phrase cannot end on: what comes before them was cut off.
+_UNFINISHED = ("the", "a", "an", "of", "to", "in", "on", "for", "with", "and", "is", "are", "uh", "um", "er", "erm", "its", "their")
 _REPAIR_AFTER_WAIT = r"(?=\s*,|\s+(?:no|nope|sorry|actually|i mean|hmm+|let me|scratch)\b)"
 _CORRECTION = re.compile(
     rf"(?:,\s*|\s+|^|(?<=[\s,]))(?:{_OUTRIGHT}|"
@@ -74,9 +76,10 @@ _CORRECTION = re.compile(
     + "".join(rf"(?<!\b{w}\s)" for w in _JOINED_WAITERS) +
     r"wait(?!\s+(?:for|until|till|on|around|while|in|at|to|a|an|the|their|its|each|every|idle)\b)(?!\s*(?:[.!?;]|$)))|"
     r"no sorry|sorry|i mean|or rather|no,|"
-    # a restart: 'zero partitions the uh well let me put it differently each gpu only keeps a part'
-    r"(?:well\s+)?let me (?:put|say|phrase|explain) (?:it|that|this) (?:differently|another way|better|again)|let me rephrase(?: (?:it|that))?|"
-    r"let me start (?:again|over)|"
+    # a restart after unfinished words: 'zero partitions the uh well let me put it differently each gpu
+    # only keeps a part' (after a finished claim it repeats it: 'let me say that again: everyone gets the total')
+    r"(?:" + "|".join(rf"(?<=\b{w}\s)" for w in _UNFINISHED) + r")(?:well\s+)?(?:let me (?:put|say|phrase|explain) (?:it|that|this) "
+    r"(?:differently|another way|better|again)|let me rephrase(?: (?:it|that))?|let me start (?:again|over))|"
     # a bare spoken 'no' that starts a repair: '... across nodes no inside the node ...'
     r"no(?=\s+(?:it|it's|its|that|that's|this|the|inside|within|across|between|over|on|in|to|wait|sorry|i think|i mean|i guess|actually)\b))(?=[\s,:]|$)[,:\s]*",
     re.I,
@@ -128,9 +131,6 @@ _FOIL_NOT = (r"(?=\s+not\s)(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!
 _CONTRAST = re.compile(r"\s*,?\s*\b(?:rather than|instead of|as opposed to|not because of)\b\s*|\s*,\s*(?:and\s+)?not\b\s*|" + _FOIL_NOT, re.I)
 
 _CONTRAST_END = re.compile(r",\s+")
-# Words that only link a clause to what came before ('so', 'and then', 'um but'): no clause of their own.
-_SET_ASIDE = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.I)
-_LINK_ONLY = re.compile(r"\s*(?:(?:so|and|but|then|well|like|um+|uh+|er+m?|hmm+|okay|ok)\b[\s,]*)+", re.I)
 _LIST_GOES_ON = re.compile(r"\s*(?:[\w/-]+\s+){0,3}(?:and|or)\b", re.I)
 
 _IGNORANCE = re.compile(
@@ -465,13 +465,8 @@ def _read(answer: str) -> list[Clause]:
                                     and "," in answer[contrast[k - 1][1] : x0])
                     if comma and _word_count(rest) >= 3 and not bare_subject and not _LIST_GOES_ON.match(rest):
                         pieces_ += [(x0, comma.start(), True), (comma.end(), x1, False)]
-                    elif after and not comma and (k == 0 or k == 1 and _LINK_ONLY.fullmatch(answer, *contrast[0])
-                                                  and _SET_ASIDE.search(answer, contrast[0][1], x0)):
-                        # 'instead of X Y' unpunctuated: cannot tell where X ends ('so instead of X Y' too:
-                        # its 'so' is no clause of its own)
-                        if k:
-                            pieces_.pop()
-                        pieces_.append((x0, x1, False))
+                    elif after and k == 0 and not comma:
+                        pieces_.append((x0, x1, False))  # 'instead of X Y' unpunctuated: cannot tell where X ends
                     else:
                         pieces_.append((x0, x1, after))
                 for x0, x1, after_contrast in pieces_:
@@ -525,7 +520,10 @@ _TAKE_BACK = re.compile(rf"[\s,.!?;:\u2026-]*(?:(?:{_OUTRIGHT}|no|nope)[\s,.!?;:
 _REATTRIBUTES = re.compile(r"\s*(?:(?:actually|well|oh|sorry|um+|uh+|hmm+)[\s,]+)*(?:that'?s|that is|this is|i(?:'m| am| was) (?:describing|thinking of|talking about)|i meant|"
                            r"i(?:'m| am| was) (?:mixing|mixed|confusing|confused|mixing up) (?:it|that|this|them|the two|things|those)(?: up)? with|"
                            r"i (?:mixed|confused) (?:it|that|this|them|the two|those)(?: up)? with)\s+"
-                           r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b)", re.I)
+                           r"(?!wrong\b|not\b|right\b|correct\b|incorrect\b|backwards\b|true\b|it\b|the wrong\b|the other way\b|"
+                           # an elaboration: 'that's why it's faster', 'that's the whole idea of ...'
+                           r"why\b|how\b|what\b|because\b|basically\b|exactly\b|(?:the|a) (?:whole |main |key |basic |big |real )?"
+                           r"(?:idea|point|trick|reason|gist|benefit|advantage|catch|goal|purpose)\b)", re.I)
 
 
 # 'pruning I haven't really, not much experience there, sorry': 'sorry' right after admitting not
@@ -594,6 +592,11 @@ _NUMBER = r"(?:\d[\d.,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|t
 _FIRST_WORD = re.compile(rf"\W*(?:(?:um+|uh+|er+m?|i mean|sorry|like)\W+)*({_NUMBER}\b|[a-z]+\b)", re.I)
 
 
+# A verb within the first words after a repair's first word: it restarts with a claim of its own.
+_NEW_STATEMENT = re.compile(r"(?:\s+[\w'-]+){0,3}?\s+(?:is|are|was|were|does|do|did|has|have|can|will|would|only|just|also|"
+                            r"costs?|takes?|needs?|runs?|means|gives?|keeps?|makes?|sends?|splits?|holds?)\b", re.I)
+
+
 def _split_swapped_words(text: str, clauses: list[Clause], first: int, after: int) -> None:
     """Take back only the words a repair swaps when it restarts on the same kind of word: 'you
     take the max no the minimum of ...', 'holds a shard, sorry, a slice', 'four no sixteen bytes'.
@@ -605,9 +608,15 @@ def _split_swapped_words(text: str, clauses: list[Clause], first: int, after: in
     if len(clauses) <= first or not clauses[-1].retracted:
         return
     c = clauses[-1]
-    m = _FIRST_WORD.match(text, after)
-    if m is None:
+    marker = text[c.end : after]
+    # Set off by commas, a bare 'no' takes the claim back ('... for the model, no, the recompute
+    # costs ...'); a word swap is said in one breath, or with 'sorry', 'I mean'.
+    if re.search(r"[,.;:!?]", marker) and not re.search(r"\b(?:sorry|i mean|or rather)\b", marker, re.I):
         return
+    m = _FIRST_WORD.match(text, after)
+    if m is None or _NEW_STATEMENT.match(text, m.end()):
+        return  # the repair says a claim of its own: 'no the recompute costs one more forward pass'
+
     restart = m.group(1).lower()
     same = re.compile(_NUMBER if re.fullmatch(_NUMBER, restart, re.I) else re.escape(restart), re.I)
     words = list(WORD.finditer(text, c.start, c.end))
