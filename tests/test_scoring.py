@@ -500,13 +500,6 @@ def test_reported_views_are_flagged():
         ("all-reduce does not leave the sum on every gpu", "the element wise reduction of all of them ends up on every gpu", True, True),
         ("fusion does not write intermediates to memory", "fusion gives a reduction of memory traffic", True, False),
         ("fusion likewise avoids writing intermediates to hbm", "intermediates are never written to hbm", False, False),
-        # 'free' said of a cost pays nothing, 'not free' pays; the verb frees nothing of the kind
-        ("checkpointing is not free", "checkpointing costs an extra forward pass", False, False),
-        ("checkpointing comes for free", "checkpointing costs an extra forward pass", True, True),
-        ("kernel launches are basically free", "each kernel launch costs a few microseconds", True, True),
-        ("we free the buffers after the backward pass", "the buffers are released after the backward pass", False, False),
-        ("the scheduler looks for free slots at every step", "the scheduler fills the slots at every step", False, False),
-        ("it does not come for free", "checkpointing costs an extra forward pass", False, False),
         # things done one after another, or all together
         ("the big model checks all of them in one forward pass", "the large model checks the draft tokens one at a time, with a separate forward pass for each", False, True),
     ],
@@ -959,7 +952,6 @@ def test_not_being_able_to_explain_is_admitted_ignorance():
 
 
 @pytest.mark.parametrize("text, flags", [
-    # A repair that swaps a word takes back only that clause, not the claim before it.
     # a restart ('let me put it differently') takes back the unfinished words before it, not the claim before them
     ("so there's a lot of duplication and zero partitions the uh well let me put it differently each gpu only keeps a part of it",
      ["", "R", ""]),
@@ -2941,3 +2933,18 @@ def test_an_approach_judged_useless_later_in_its_sentence_is_not_claimed(grader)
     # a caveat limits the claim, it does not reject it; nor does a verdict on something else
     for caveat in (", but it doesn't help if the disk itself is slow.", ", but shuffling doesn't help."):
         assert [m.id for m in grader.grade(q, claimed.rstrip(".") + caveat).misconceptions] == ["bigger-batch"], caveat
+
+
+@pytest.mark.parametrize("text, denies", [
+    # 'free' said of a cost denies the cost; a denied 'free' is a cost
+    ("checkpointing comes for free", True), ("kernel launches are basically free", True), ("it is free in terms of compute", True),
+    ("checkpointing is not free", False), ("it does not come for free", False), ("stage 3 isn't free in communication", False),
+    # the verb, and 'free' meaning available, deny nothing
+    ("we free the buffers after the backward pass", False), ("the scheduler looks for free slots at every step", False),
+    ("once the buffer is free it is reused", False),
+])
+def test_free_said_of_a_cost_denies_the_cost(text, denies):
+    from app.scoring.polarity import negated
+
+    assert negated(text) is denies
+    assert read_answer(text)[0].negated is denies

@@ -1664,10 +1664,9 @@ def _judged_useless_later(w: _Window, by_clause: dict[int, _Window], matcher: Te
             return False
         m = _USELESS.match(c.text)
         if m:
-            prev = by_clause.get(j - 1)
+            subject, prev = m.group("subject"), by_clause.get(j - 1)
             found = _concepts_at(prev.text, matcher) if prev is not None else ()
-            named = {canon for canon, key in matcher.keys.items() if found and key == found[0][1]}
-            return m.group("subject") in _DEMONSTRATIVE or m.group("subject") in named
+            return subject in _DEMONSTRATIVE or bool(found) and matcher.keys.get(subject) == found[0][1]
     return False
 
 

@@ -81,9 +81,10 @@ def _matches_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]:
 _NOT_RELATIVE = ("know knew think thought say says said mean means meant believe guess show shows showed claim claims note notice "
                  "find found see saw argue assume hope out sure true fact so and but or because if when whether unless since though "
                  "although once is was are were").split()
-# 'Free' said of a cost: nothing is paid ('checkpointing is basically free', 'it comes for free');
-# not the verb ('free the buffers', 'frees up memory'), nor 'free to choose'.
+# 'Free' as the adjective of a cost, not the verb ('free the buffers', 'frees up memory') nor 'free to choose'.
 _FREE_AFTER = r"free\b(?!\s+(?:up|to|from|memory|them|it|the|its|their|space|buffers?|gpus?|ranks?)\b)"
+# 'Free' said of a cost, a denial of the cost: 'it comes for free', 'basically free', 'free in compute'
+# (not 'free slots', 'the buffer is free': what is free there is available).
 COSTLESS = (rf"(?:(?:comes?|came|coming|get|gets|got) )?for\s+free\b(?!\s+(?:slots?|pages?|blocks?|space|memory)\b)|"
             r"(?:basically|essentially|almost|practically|totally|completely|entirely|virtually|effectively|pretty much)\s+free\b|"
             r"free\s+(?:in|of)\s+(?:terms of\s+)?(?:compute|communication|memory|time|speed|latency|cost|charge|overhead|accuracy)\b")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.scoring.polarity import NEGATION_WORDS, blank_non_negations
+from app.scoring.polarity import NEGATION_WORDS, NEGATORS, blank_non_negations
 from app.scoring.text import FILLERS, STUTTER, WORD
 
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
@@ -43,7 +43,6 @@ _CLAUSE_SPLIT = re.compile(
 
 # ', just Y' / ', only Y' after a denial: what is said in its place.
 _ONLY_AFTER_DENIAL = re.compile(r",\s+(?=(?:just|only|merely|simply)\s+\w)", re.I)
-_DENIAL_WORD = re.compile(rf"\b(?:{NEGATION_WORDS})\b")
 
 # A pronoun and a bare auxiliary: 'it does', 'they are' (and then, if so, its own 'not').
 _BARE_VERB = r"(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)"
@@ -308,7 +307,7 @@ def _clause_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
         # 'not X, just Y': what follows the denial's comma is said, not denied ('you don't redo
         # the whole prompt, just one token's work'; 'it doesn't store the queries, only K and V')
         m = _ONLY_AFTER_DENIAL.search(text, a, b)
-        if m and _DENIAL_WORD.search(blank_non_negations(text[a : m.start()].lower())):
+        if m and NEGATORS.search(blank_non_negations(text[a : m.start()].lower())):
             out += [(a, m.start()), (m.end(), b)]
         else:
             out.append((a, b))
@@ -598,9 +597,9 @@ _NEW_STATEMENT = re.compile(r"(?:\s+[\w'-]+){0,3}?\s+(?:is|are|was|were|does|do|
 
 
 def _split_swapped_words(text: str, clauses: list[Clause], first: int, after: int) -> None:
-    """Take back only the words a repair swaps when it restarts on the same kind of word: 'you
-    take the max no the minimum of ...', 'holds a shard, sorry, a slice', 'four no sixteen bytes'.
-    The clause's words before them stand, and join what the repair says (``Clause.swapped``).
+    """Take back only the words a repair swaps when it restarts on the same word (or a number for a
+    number): 'you take the max no the minimum of ...', 'holds a shard, sorry, a slice'. The
+    clause's words before them stand, and join what the repair says (``Clause.swapped``).
 
     >>> [(c.text, c.retracted, c.swapped) for c in read_answer("the roofline is you take the max no the minimum of the two")]
     [('the roofline is you take', False, False), ('the max', True, True), ('the minimum of the two', False, False)]
@@ -616,7 +615,6 @@ def _split_swapped_words(text: str, clauses: list[Clause], first: int, after: in
     m = _FIRST_WORD.match(text, after)
     if m is None or _NEW_STATEMENT.match(text, m.end()):
         return  # the repair says a claim of its own: 'no the recompute costs one more forward pass'
-
     restart = m.group(1).lower()
     same = re.compile(_NUMBER if re.fullmatch(_NUMBER, restart, re.I) else re.escape(restart), re.I)
     words = list(WORD.finditer(text, c.start, c.end))
