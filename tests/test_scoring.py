@@ -2948,3 +2948,96 @@ def test_free_said_of_a_cost_denies_the_cost(text, denies):
 
     assert negated(text) is denies
     assert read_answer(text)[0].negated is denies
+
+
+STREAMS = Question.model_validate({
+    "id": "streams", "title": "CUDA streams", "topic": "t", "prompt": "What is a CUDA stream and how do you overlap copies with compute?",
+    "checkpoints": [{"id": "ordering", "text": "A stream is a queue of GPU work run in issue order; work in different streams may run at the same time."}],
+    "misconceptions": [{"id": "streams-guarantee", "text": "Work placed on different streams is guaranteed to run in parallel, so adding more streams always makes things faster."}]})
+
+
+def test_a_trend_said_outright_is_no_hedge_and_guaranteed_is_absolute(grader):
+    """'the more streams, the faster' states a trend without a hedge ('keeps more GPUs busy' is a
+    matter of degree), and 'guaranteed' is as absolute as 'always'."""
+    from app.scoring.grade import _ABSOLUTE, _GRADED
+
+    assert not _GRADED.search("the more streams you use the faster it gets") and _GRADED.search("it keeps more gpus busy")
+    assert _ABSOLUTE.search("it runs in parallel guaranteed") and not _ABSOLUTE.search("overlap is not guaranteed")
+    said = ("so a stream is like a separate lane on the gpu and anything you put on different streams runs in parallel guaranteed "
+            "so the more streams you use the faster it gets")
+    assert [m.id for m in grader.grade(STREAMS, said).misconceptions] == ["streams-guarantee"]
+    right = "Work on different streams may run at the same time, but that is not guaranteed, and more streams only help while the GPU has room."
+    assert grader.grade(STREAMS, right).misconceptions == []
+
+
+MOE = Question.model_validate({
+    "id": "moe", "title": "Mixture of experts", "topic": "t", "prompt": "How does a mixture-of-experts layer work?",
+    "checkpoints": [{"id": "router", "text": "A small learned router picks the top-k experts (usually 1 or 2) for each token and mixes their outputs with its weights."}],
+    "misconceptions": [{"id": "every-expert-runs", "text": "Every token is processed by all the experts and their outputs are averaged."}]})
+
+
+@pytest.mark.parametrize("said, flagged", [
+    # 'every one of them' says the claim's 'all the experts' where the rubric says only some of them run
+    ("In an MoE block there are a bunch of expert feed-forward nets; each token is run through every one of them, "
+     "and the router's weights are used to average their outputs.", True),
+    ("every token goes to all the experts", True),
+    # a small count of them is the right version, and so is a denied 'all'
+    ("The router scores the experts, and the token's output is a weighted combination of those two experts.", False),
+    ("The router sends each token to one or two experts, not all of them.", False),
+    ("Each token goes through the top two experts picked by the router; all the experts still sit in memory.", False),
+])
+def test_all_of_them_is_the_claim_where_the_rubric_limits_them(grader, said, flagged):
+    assert ("every-expert-runs" in {m.id for m in grader.grade(MOE, said).misconceptions}) is flagged
+
+
+@pytest.mark.parametrize("text, taken_back", [
+    ("INT8 never loses any accuracy, so you just convert the weights. Actually, no, scratch that, that's not right. You need calibration.",
+     ["INT8 never loses any accuracy", "so you just convert the weights"]),
+    ("Pipeline stages use all-reduce. Wait, no, they send activations point to point.", ["Pipeline stages use all-reduce"]),
+])
+def test_a_take_back_after_actually_or_with_commas_retracts_the_sentence_before(text, taken_back):
+    assert [c.text for c in read_answer(text) if c.retracted] == taken_back
+
+
+@pytest.mark.parametrize("text", [
+    "A common mix-up is to think tensor parallelism means putting different layers on different GPUs; that's pipeline parallelism.",
+    "I first thought each GPU sends its whole tensor to all the others, but in the ring each GPU sends about twice the tensor.",
+    "At first I thought all-reduce was a plain reduce.",
+    "Arithmetic intensity is sometimes described as a property of the GPU, but it belongs to the kernel.",
+])
+def test_a_dropped_belief_or_a_common_mix_up_is_reported_not_claimed(text):
+    assert read_answer(text)[0].reported
+
+
+def test_plus_before_a_noun_phrase_joins_things_within_a_claim():
+    assert [c.text for c in read_answer("It's a reduce plus a broadcast, but nobody implements it that way.")][0] == "It's a reduce plus a broadcast"
+    assert len(read_answer("the ring is bandwidth optimal plus it overlaps with compute")) == 2
+
+
+@pytest.mark.parametrize("qid, mid, said, flagged", [
+    # a word the claim says of its own thing ('its full tensor') said of another ('the full activation')
+    ("allreduce-deep-dive", "naive-traffic", "All-reduce leaves the summed result on every rank, since every GPU continues with the full activation.", False),
+    ("allreduce-deep-dive", "naive-traffic", "In an all-reduce each GPU sends its full tensor to every other GPU, so the traffic grows with N.", True),
+    # 'the big model' names the teacher; 'the model is too big' asserts nothing of distillation
+    ("train-vs-infer-optimization", "distillation-shrinks-teacher", "Pruning and distillation I'd reach for when the model is simply too big.", False),
+    ("train-vs-infer-optimization", "distillation-shrinks-teacher", "Distillation squeezes the big model down by compressing its own weights.", True),
+    # what follows 'the biggest thing is quantization:' is said of quantization, not of pruning
+    ("train-vs-infer-optimization", "unstructured-pruning-speeds-up", "For inference the biggest thing is quantization: you convert the FP32 "
+     "weights to INT8, the model gets four times smaller and runs faster on the GPU.", False),
+    ("train-vs-infer-optimization", "unstructured-pruning-speeds-up", "Pruning is removing weights and fine-tuning after: you get a 2x GPU "
+     "speedup from zeroing arbitrary weights on its own.", True),
+])
+def test_words_a_claim_only_names_things_with_are_not_the_claim(grader, bank, qid, mid, said, flagged):
+    assert (mid in {m.id for m in grader.grade(bank.get(qid), said).misconceptions}) is flagged
+
+
+def test_the_setting_of_every_answer_is_not_what_a_claim_says(grader):
+    """'training' and 'model' name the setting of nearly every answer: 'a memory optimisation for
+    training' does not say 'saving the model weights to disk so training can resume'."""
+    q = Question.model_validate({
+        "id": "ckpt", "title": "Activation checkpointing", "topic": "t", "prompt": "What is activation checkpointing and what does it trade?",
+        "checkpoints": [{"id": "recompute", "text": "It keeps only some activations and re-runs the forward of each segment during backward to get the rest back."}],
+        "misconceptions": [{"id": "means-saving-weights", "text": "Activation checkpointing means saving the model weights to disk so training can resume."}]})
+    assert grader.grade(q, "Activation checkpointing is a memory optimisation for training.").misconceptions == []
+    said = "Activation checkpointing is when you save the model weights to disk every few thousand steps so training can resume."
+    assert [m.id for m in grader.grade(q, said).misconceptions] == ["means-saving-weights"]

@@ -1634,7 +1634,11 @@ def _claim_words(text: str, matcher: TermMatcher) -> frozenset[str]:
     """Content words and concept keys of what a claim asserts (not of what it sets against it:
     'reduces memory (rather than spending memory to save compute)' asserts 'reduces memory')."""
     canon = _CONTRAST_TAIL.sub("", clean_for_matching(text, matcher))
+    canon = _SIZE_NAMING.sub(r"\1", canon)  # 'squeezes the big model down': 'big' names the model, it asserts nothing
     return frozenset(content_words(canon)) | matcher.keys_in(canon)
+
+
+_SIZE_NAMING = re.compile(r"\b(the|its|a|an|this|that|their) (?:big|large|small|huge|tiny|little|giant)\b(?= [a-z])")
 
 
 def _first_claim(text: str) -> str:
@@ -1702,6 +1706,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_absolute = any(_ABSOLUTE.search(t) for t in m_canons)
     m_all, m_enough = bool(_ALL.search(m_canon)), bool(_ENOUGH.search(m_canon))
     m_each = any(_EACH.search(t) for t in m_canons)  # 'each GPU ... its traffic grows'
+    m_all_things = _all_things(m_canon)
+    # 'all the experts' where the right version (the correction, else a checkpoint) limits them ('the top-k experts')
+    m_some_only = m_all and bool(_limited_things(alt_text) if alt_text else set().union(
+        *(_limited_things(clean_for_matching(t, matcher)) for t in cp_texts)) & _all_things(m_canon))
     overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
@@ -1783,7 +1791,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
-        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher):
+        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher, m_canon, frozenset(claimed)):
             continue  # 'quantization moves weights to INT8, so ... the math is faster' is said of quantization
         if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
             continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
@@ -1801,7 +1809,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'the kernel's arithmetic intensity' affirms what 'a property of the GPU rather than of the kernel' denies
         if m_enough and _REQUIRES.search(w.text) and not _ENOUGH.search(w.text):
             continue  # 'you need pinned memory for the copy to overlap' is not 'the async call is enough'
-        if m_all and _LIMITED.search(w.text) and not _ALL.search(w.text):
+        if m_all and (_LIMITED.search(w.text) or _counted_things(w.text) & m_all_things) and not _ALL.search(w.text):
             continue  # 'each token goes to its top one or two experts' is not 'to all the experts'
         if m_each and _TOTAL.search(w.text) and not _EACH.search(w.text) and not _ONE_OF_THEM.search(w.text):
             continue  # 'the total traffic over all GPUs grows linearly' is not 'each GPU's traffic grows linearly'
@@ -1836,17 +1844,20 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
                                     and direction(clean_for_matching(cp_texts[k_near], matcher)) not in (None, m_dir))
         own_direction = opposite and direction(w.text) == m_dir and bool(_changed_things(w.text, matcher) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
-        own_scope = counts > 0
-        says_own = (w.words | w.keys) & (m_own - correct_words) - _modifier_parts(w.text, m_own)
+        # (or, where the right version names only some of them, 'every one of them' for the claim's 'all the experts')
+        own_scope = counts > 0 or (m_some_only and bool(_EVERY_ONE.search(w.text)) and not _LIMITED.search(w.text))
+        says_own = (w.words | w.keys) & (m_own - correct_words) - _modifier_parts(w.text, m_own) - _said_of_other_things(w.text, m_canons, m_own)
         # ... said the claim's way up: 'tokens attend to each other' does not say 'tokens never attend'
         says_own = {x for x in says_own if x not in m_denies or x in polarity.denied_words(w.text)}
+        says_own -= _SETTING_WORDS  # 'a memory optimization for training' says nothing of 'saving the model weights so training can resume'
+        says_own -= m_subjects  # naming what the claim is about ('you can try torch.cuda.empty_cache()') says nothing of it
         if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
         # group of whole layers')
-        if structure == 0 and not any(follows_order(content_words(w.text), seq, alternative)
+        if structure == 0 and not own_scope and not any(follows_order(content_words(w.text), seq, alternative)
                                       for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -1858,6 +1869,27 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
 
 
 _COMPOUND = re.compile(r"\b([a-z0-9]+)-([a-z0-9]+)\b")
+
+
+def _all_things(text: str) -> set[str]:
+    """The things ``text`` says all of: 'every token goes to all the experts' -> {'expert'}."""
+    return {root(x.group(1)) for x in re.finditer(r"\ball (?:the |of the )?([a-z][\w-]*)", text) if x.group(1) not in STOPWORDS}
+
+
+def _counted_things(text: str) -> set[str]:
+    """The things ``text`` counts with a small number: 'a weighted mix of those two experts' -> {'expert'}."""
+    return {root(x.group(1)) for x in re.finditer(r"\b(?:one|two|three|four|[1-4])\s+([a-z][\w-]*)", text) if x.group(1) not in STOPWORDS}
+
+
+def _limited_things(text: str) -> set[str]:
+    """The things ``text`` says only some of: 'picks the top-k experts', 'only goes through k experts'."""
+    out = set()
+    for x in re.finditer(_LIMITED.pattern + r"|\bonly (?:\w+ ){0,2}?(?:k|one|two|\d+)\b", text):
+        for word in re.findall(r"[a-z][\w-]*", text[x.end():])[:2]:
+            if word not in STOPWORDS and not word.isdigit():
+                out.add(root(word))
+                break
+    return out
 
 
 def _modifier_parts(text: str, claim_words: Container[str]) -> set[str]:
@@ -1878,6 +1910,34 @@ def _modifier_parts(text: str, claim_words: Container[str]) -> set[str]:
             if x and x in claim_words and other not in claim_words and x not in alone:
                 parts.add(x)
     return parts
+
+
+# Words that name the setting of nearly every answer here, not what a claim says about it.
+_SETTING_WORDS = frozenset(content_words("model models train training network networks"))
+
+
+def _said_of_other_things(text: str, claims: Sequence[str], claim_words: Container[str]) -> set[str]:
+    """Words that every phrasing of the claim says right before a word of its own ('its full
+    tensor') and ``text`` says only right before another word the claim never says ('continues
+    with the full activation'): a modifier of something else.
+
+    >>> sorted(_said_of_other_things("every gpu continues with the full activation", ["each gpu sends its full tensor"], {"full", "tensor"}))
+    ['full']
+    >>> sorted(_said_of_other_things("each gpu sends the full buffer", ["each gpu sends its full tensor"], {"full", "tensor", "buffer"}))
+    []
+    """
+    def pairs(t: str) -> list[tuple[str, str]]:
+        words = [(content_words(x) or [""])[0] for x in re.findall(r"[a-z0-9][a-z0-9'-]*", t)]
+        return list(zip(words, words[1:] + [""]))
+
+    here = pairs(text)
+    out = set()
+    for x in {a for a, _ in here if a in claim_words}:
+        followers = {b for t in claims for a, b in pairs(t) if a == x}
+        said = {b for a, b in here if a == x}
+        if followers and "" not in followers and "" not in said and not said & followers and not said & set(claim_words):
+            out.add(x)
+    return out
 
 
 _GOES_ON = re.compile(r"^(?:(?:and\s+)?so|which|meaning|that means|i\.e\.|thus|hence|that(?:'s| is) why|therefore)\b")  # 'which means' too
@@ -1997,14 +2057,31 @@ def _siblings_apart(first: str, then: str, matcher: TermMatcher) -> bool:
     return a is not None and b is not None and a != b and _same_head(a, b, matcher)
 
 
-def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher) -> bool:
+def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher,
+                            m_canon: str = "", claimed: frozenset[str] = frozenset()) -> bool:
     """Whether a clause that names none of the rubric's topics ('so the model is smaller and the
-    math is faster') goes on from one in its sentence about another topic than the wrong claim's."""
-    if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence or _subjects(w.text, matcher) & (topics | m_subjects):
+    math is faster') goes on from one in its sentence about another topic than the wrong claim's.
+    ``claimed``: the concepts any phrasing of the claim names."""
+    if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence:
         return False
+    named = _subjects(w.text, matcher)
+    if named & topics:
+        return False
+    # A concept deep in the claim that is no topic of the rubric ('GPU' in 'zeroing weights makes GPU
+    # inference faster') is its setting: a clause that names it may still go on about its sentence's
+    # topic, where no phrasing of the claim names that topic.
+    found = _concepts_at(m_canon, matcher)
+    opening = {found[0][1]} if found and _opens_on(m_canon, found[0][0]) else set()
+    if named & m_subjects & opening:
+        return False
+    strict = not named & m_subjects
     found = _concepts_at(before.text, matcher)
-    topic = found[0][1] if found else None
-    return topic is not None and topic in topics and topic not in m_subjects and _opens_on(before.text, found[0][0])
+    unclaimed = lambda key: key not in m_subjects and not any(_same_head(key, c, matcher) or key == c for c in claimed)  # noqa: E731
+    if found and found[0][1] in topics and _opens_on(before.text, found[0][0]) and (unclaimed(found[0][1]) if not strict else found[0][1] not in m_subjects):
+        return True
+    # ... or that ends on it, as what comes next is about ('the biggest thing is quantization: you convert the weights to INT8')
+    last = next(((pos, key) for pos, key in reversed(found) if key in topics), None)
+    return last is not None and unclaimed(last[1]) and not content_words(before.text[last[0]:])[1:] and not before.negated
 
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
@@ -2654,6 +2731,8 @@ _RELATION_WORDS = frozenset({"within", "inside", "intra", "across", "between", "
 # Overclaiming words: a wrong claim often makes a hedged truth absolute.
 # 'all the experts', 'all of the GPUs' against 'its top two experts', 'only a few of them'.
 _ALL = re.compile(r"\ball (?:the |of the )?(?!the\b|of\b)[a-z]")
+# ... said of things named before: 'each token goes through every one of them', 'all of them'
+_EVERY_ONE = re.compile(r"\b(?:(?:every|each) (?:single )?one|all|each and every one) of (?:them|these|those|the \w+)\b|\ball (?:the )?\w+s\b")
 # A claim about each of several things against a statement about them all together.
 _EACH = re.compile(r"\b(?:per|each|every)\b")
 # ('the total traffic over all GPUs', 'the aggregate bandwidth across the nodes'; not 'overall, ...',
@@ -2671,14 +2750,15 @@ _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|need
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
 _TOWARD = ("toward", "towards", "close to", "approaches", "approach", "tends to")  # 'shrinks toward zero'
-_GRADED = re.compile(r"\b(?:more|most|fewer|less|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
+# ("the more streams, the faster": a trend stated outright, no hedge)
+_GRADED = re.compile(r"\b(?:(?<!\bthe )(?:more|fewer|less)|most|almost|nearly|virtually|practically|mostly|largely|rarely|seldom|usually|often|typically|"
                      r"little|some|slightly|a bit|a few|partly|partially|much of|(?<=not )always|(?<=n't )always|sometimes|"
                      r"(?:" + "|".join(_TOWARD) + r") zero)\b")
 # 'Almost nothing', 'nearly always', 'shrinks toward zero' are matters of degree; 'free to run' is not 'for free'; ZeRO
 # (canonically 'zero') is no absolute where a verb follows it: 'zero shards the parameters'.
 _ABSOLUTE = re.compile(
     r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
-    r"\b(?:always|never|all the time|at all|" + "".join(rf"(?<!{w} )" for w in (*_TOWARD, "near", "nearly")) +
+    r"\b(?:always|never|guaranteed|all the time|at all|" + "".join(rf"(?<!{w} )" for w in (*_TOWARD, "near", "nearly")) +
     r"zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|" + _THIRD_PERSON + r"\b))|for free|is free(?! to\b)|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
     # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'

@@ -20,10 +20,11 @@ from app.scoring.text import FILLERS, STUTTER, WORD
 # Sentence ends: punctuation followed by space, or a line break. 'e.g.' and '1.5' survive.
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=\s|$)|\n+")
 
-# Words that open a new claim in running speech. Kept with the clause they open.
+# Words that open a new claim in running speech. Kept with the clause they open. ('a reduce plus a
+# broadcast' joins two things in one claim.)
 _MARKERS = (
     r"but|however|whereas|although|though|while|so(?!\s+(?:much|many|few|little|far)\b)|because|since|and then|then|which means|that means|"
-    r"meaning|okay|ok|alright|anyway|also|plus|first|firstly|second|secondly|third|next|finally|"
+    r"meaning|okay|ok|alright|anyway|also|plus(?!\s+(?:a|an|the|some|its|their|another|extra|any)\b)|first|firstly|second|secondly|third|next|finally|"
     # ('that is' as 'i.e.' is set off by a comma or a colon; 'it is not the bulb that is damaged' is one claim)
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is(?=\s*[,:])|and that|and also|and so"
 )
@@ -50,7 +51,7 @@ _BARE_VERB = r"(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|w
 # A self-correction: the words before it are taken back, the words after it stand.
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
-_OUTRIGHT = (r"no wait|wait no|no no|actually no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
+_OUTRIGHT = (r"no,? wait|wait,? no|no,? no|actually,? no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
              # 'Layout doesn't matter for speed, well actually it does, ...': a bare 'it does' or
              # 'it doesn't' after 'actually' turns the claim round
              r"(?:(?:well|oh|hmm|um|uh|no)[,\s]+)?actually(?=,?\s+" + _BARE_VERB + r"(?:n't|\s+not)?\s*(?:[,.;:!?]|$))|"
@@ -176,8 +177,13 @@ _REPORTED = re.compile(
     r"you'?d (?:think|assume|expect|be forgiven for thinking)|(?:it'?s|it is) tempting to (?:think|assume|say|believe)|"
     r"(?:a |the )?naive (?:view|answer|reading|picture|take)|"
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
-    r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
-    r"misreading|misunderstanding|myth)|"
+    # 'it is sometimes described as a property of the GPU' (not 'the ratio is called the ridge point')
+    r"(?:it'?s|it is|it was|is|are|gets|get) (?:often|sometimes|commonly|widely|usually|wrongly|mistakenly|incorrectly) (?:described|called|presented|treated|framed|portrayed|explained)|"
+    r"(?:a |the )?(?:common|popular|usual|naive|classic|frequent|typical) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
+    r"misreading|misunderstanding|myth|mix-?up|confusion|error|pitfall|trap)|"
+    # a belief the speaker has since dropped: 'I first thought each GPU sends its whole tensor, but ...'
+    r"i (?:first|initially|originally|once|used to) (?:thought|think|believed|believe|assumed|assume)|"
+    r"(?:at first|initially|originally) i (?:thought|believed|assumed)|"
     r"(?:a |one |another )?(?:claim|thing|idea|line|argument|take|statement) (?:i'?ve|i have|i|you'?ll|you will|you may|you might|you often) (?:heard|read|seen|hear|read)|"
     r"i'?ve (?:often |sometimes |also )?(?:heard|read|seen) (?:people |folks |it |others )?(?:say|said|claim|claimed|argue|argued|suggest|suggested)|"
     r"(?:some|many|a lot of|most|a few|plenty of) (?:blog posts?|posts|articles|papers|tutorials|sources|websites|sites|threads|forum posts|answers online|books)"
