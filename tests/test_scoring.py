@@ -895,7 +895,7 @@ def test_a_reported_mistake_runs_to_the_reply():
         "The opposite mistake is thinking you then only need memory for the active experts: you don't, all of them stay resident. "
         "You sometimes hear that all-reduce traffic grows with the GPU count."
     )]
-    assert [r for _, r in flags] == [True, True, True, False, True], flags
+    assert [r for _, r in flags] == [True, True, False, True], flags
 
 
 def test_a_correction_takes_back_a_consequence_with_its_premise_in_writing_only():

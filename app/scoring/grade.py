@@ -525,12 +525,24 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | 
         m = _IT.match(out[i])
         if not m or clauses[i].sentence - clauses[i - 1].sentence > 1:
             continue
+        if not out[i][m.end(1):].startswith("it") and any(pos == m.end() for pos, _ in _concepts_at(out[i], matcher)):
+            continue  # 'that GPU then has the output': a determiner before a term, not a pronoun
         found = _concepts_at(out[i - 1], matcher)
         # Only an unambiguous antecedent: 'PP has a bubble; it shrinks ...' may mean either.
-        if len({key for _, key in found}) == 1 and _opens_on(out[i - 1], found[0][0]) and found[0][1] in terms:
+        key = found[0][1] if len({key for _, key in found}) == 1 and _opens_on(out[i - 1], found[0][0]) else None
+        if key is None and clauses[i].sentence != clauses[i - 1].sentence:
+            # A sentence that opens on 'it' may speak of what the sentence before opened on, when none
+            # of that sentence's later clauses opens on a concept of its own ('Checkpointing stores a
+            # few activations and regenerates the rest, so memory drops. It's basically a free win.').
+            first = next(j for j in range(i - 1, -1, -1) if j == 0 or clauses[j - 1].sentence != clauses[i - 1].sentence)
+            said = _concepts_at(out[first], matcher)
+            if said and _opens_on(out[first], said[0][0]) and not any(
+                    (later := _concepts_at(out[j], matcher)) and _opens_on(out[j], later[0][0]) and later[0][1] != said[0][1] for j in range(first + 1, i)):
+                key = said[0][1]
+        if key is not None and key in terms:
             it = out[i][m.end(1) : m.end()]
             verb_s = "'s" in it or " is" in it
-            out[i] = out[i][: m.end(1)] + terms[found[0][1]] + (" is " if verb_s else " ") + out[i][m.end() :]
+            out[i] = out[i][: m.end(1)] + terms[key] + (" is " if verb_s else " ") + out[i][m.end() :]
     return out
 
 
@@ -1791,7 +1803,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
-        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher, m_canon, frozenset(claimed)):
+        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher, m_canon, frozenset(claimed),
+                                   _sentence_opening(w, windows_by_clause)):
             continue  # 'quantization moves weights to INT8, so ... the math is faster' is said of quantization
         if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
             continue  # 'one way: every GPU gets whole layers' describes pipeline parallelism, unnamed
@@ -1822,7 +1835,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
         if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
-        if structure == 0 and by_polarity and w.negated == m_negated and not _NOT_BUT.search(w.text):
+        # (with no correction, the closest checkpoint stands for it: 'saves memory without any extra compute'
+        # against 'trades compute for memory: about one extra forward pass')
+        near_polarity = alt_text is None and m_negated and bool(cp_texts) and not polarity.negated(clean_for_matching(cp_texts[k_near], matcher))
+        if structure == 0 and (by_polarity or near_polarity) and w.negated == m_negated and not _NOT_BUT.search(w.text):
             # Where the claim and its correction differ in polarity ('INT8 never loses accuracy'
             # against '... can cost accuracy'), a clause with the claim's polarity ('you don't lose any
             # accuracy') need only be as close to the claim as to the correct statements.
@@ -1853,11 +1869,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         says_own -= m_subjects  # naming what the claim is about ('you can try torch.cuda.empty_cache()') says nothing of it
         if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
-        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope):
+        # ... and how much of a thing it says there is ('a big speedup' where the correction says 'little speedup')
+        own_size = bool(alt_text) and not w.negated and bool(_sized(w.text, _BIG) & (_sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons))))
+        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
         # group of whole layers')
-        if structure == 0 and not own_scope and not any(follows_order(content_words(w.text), seq, alternative)
+        if structure == 0 and not (own_scope or own_size) and not any(follows_order(content_words(w.text), seq, alternative)
                                       for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -1874,6 +1892,15 @@ _COMPOUND = re.compile(r"\b([a-z0-9]+)-([a-z0-9]+)\b")
 def _all_things(text: str) -> set[str]:
     """The things ``text`` says all of: 'every token goes to all the experts' -> {'expert'}."""
     return {root(x.group(1)) for x in re.finditer(r"\ball (?:the |of the )?([a-z][\w-]*)", text) if x.group(1) not in STOPWORDS}
+
+
+_BIG = r"big|large|huge|massive|significant|substantial|major|real|direct|dramatic|considerable"
+_SMALL = r"little|small|tiny|negligible|minor|marginal|no|limited|modest"
+
+
+def _sized(text: str, sizes: str) -> set[str]:
+    """The things ``text`` gives a size of that kind: 'you get a big speedup straight away' -> {'speedup'}."""
+    return {root(x.group(1)) for x in re.finditer(rf"\b(?:{sizes})\s+([a-z][\w-]*)", text) if x.group(1) not in STOPWORDS}
 
 
 def _counted_things(text: str) -> set[str]:
@@ -1967,13 +1994,15 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
     for c in sorted(wrong):
         nxt = c + 1
         named = _subjects(text.get(c, ""), matcher)
-        while nxt < len(clauses) and nxt in text and clauses[nxt].sentence == clauses[c].sentence and nxt not in wrong:
+        while nxt < len(clauses) and nxt in text and nxt not in wrong and (clauses[nxt].sentence == clauses[c].sentence or (
+                # 'onto one master GPU, which adds them up; that GPU then has the complete output': what it points back to
+                nxt == c + 1 and clauses[nxt].sentence == clauses[c].sentence + 1 and _points_back(text[nxt], text.get(c, "")))):
             t = text[nxt]
             if _REASON.match(t) and not (_subjects(t, matcher) & topics) - named:
                 nxt += 1  # the claim's reason, which may be true, and then what is drawn from both
                 continue
             spelt_out = nxt == c + 1 and ":" in answer[clauses[c].end:clauses[nxt].start]
-            if not (_GOES_ON.match(t) or spelt_out) or (_subjects(t, matcher) & topics) - named:
+            if not (_GOES_ON.match(t) or spelt_out or _points_back(t, text.get(c, ""))) or (_subjects(t, matcher) & topics) - named:
                 break
             out.add(nxt)
             nxt += 1
@@ -1981,6 +2010,13 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
 
 
 _REASON = re.compile(r"^(?:(?:and|but)\s+)?(?:because|since)\b")
+
+
+def _points_back(clause: str, before: str) -> bool:
+    """Whether a clause opens on 'that' / 'this' / 'the same' and a noun the clause before says
+    ('that GPU then has the complete output' after '... onto one master GPU')."""
+    m = re.match(r"(?:(?:and|so|then)\s+)?(?:that|this|the same|this same|such an?)\s+([a-z][\w-]*)", clause)
+    return bool(m) and m.group(1) not in STOPWORDS and root(m.group(1)) in {root(x) for x in re.findall(r"[a-z][\w-]*", before)}
 
 
 def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
@@ -2058,12 +2094,18 @@ def _siblings_apart(first: str, then: str, matcher: TermMatcher) -> bool:
 
 
 def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher,
-                            m_canon: str = "", claimed: frozenset[str] = frozenset()) -> bool:
+                            m_canon: str = "", claimed: frozenset[str] = frozenset(), opening: "_Window | None" = None) -> bool:
     """Whether a clause that names none of the rubric's topics ('so the model is smaller and the
     math is faster') goes on from one in its sentence about another topic than the wrong claim's.
-    ``claimed``: the concepts any phrasing of the claim names."""
+    ``claimed``: the concepts any phrasing of the claim names; ``opening``: the sentence's first
+    clause, which, opening on the claim's subject, makes the sentence about it ('Kernel fusion is the
+    other big one: when TensorRT fuses conv and ReLU, ... so there are fewer FLOPs')."""
     if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence:
         return False
+    if opening is not None and opening is not before:
+        said = _concepts_at(opening.text, matcher)
+        if said and said[0][1] in m_subjects and _opens_on(opening.text, said[0][0]) and not opening.negated:
+            return False
     named = _subjects(w.text, matcher)
     if named & topics:
         return False
@@ -2082,6 +2124,14 @@ def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: se
     # ... or that ends on it, as what comes next is about ('the biggest thing is quantization: you convert the weights to INT8')
     last = next(((pos, key) for pos, key in reversed(found) if key in topics), None)
     return last is not None and unclaimed(last[1]) and not content_words(before.text[last[0]:])[1:] and not before.negated
+
+
+def _sentence_opening(w: _Window, by_clause: dict[int, _Window]) -> "_Window | None":
+    """The window of the first clause of ``w``'s sentence."""
+    first, c = None, w.clauses[0] - 1
+    while (v := by_clause.get(c)) is not None and v.sentence == w.sentence:
+        first, c = v, c - 1
+    return first
 
 
 def _subjects(canon: str, matcher: TermMatcher) -> set[str]:
@@ -2759,7 +2809,9 @@ _GRADED = re.compile(r"\b(?:(?<!\bthe )(?:more|fewer|less)|most|almost|nearly|vi
 _ABSOLUTE = re.compile(
     r"(?<!almost )(?<!nearly )(?<!virtually )(?<!practically )(?<!not )(?<!n't )"
     r"\b(?:always|never|guaranteed|all the time|at all|" + "".join(rf"(?<!{w} )" for w in (*_TOWARD, "near", "nearly")) +
-    r"zero(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|" + _THIRD_PERSON + r"\b))|for free|is free(?! to\b)|"
+    # ('to zero' sets a value, 'prunes half the weights to zero', unless a change goes there: 'the bubble drops to zero')
+    r"(?<!\bto )zero\b(?!\s*(?:stage|redundancy|optimi|offload|-?\d|\+|(?:is|was|can|does|also)\b|" + _THIRD_PERSON + r"\b))|for free|is free(?! to\b)|"
+    r"(?:drops?|dropped|falls?|fell|goes|went|go|shrinks?|shrank|reduces?|reduced|cuts?|brings?|brought|down|all the way)\s+(?:\w+\s+){0,3}?to zero\b|"
     r"without any|no (?:extra|additional)|nothing|entirely|completely|100 ?%|"
     # to nothing: 'eliminates the bubble', 'gets rid of the idle time', 'no GPU is ever idle'
     r"(?:eliminat\w*|gets? rid of|getting rid of)(?! (?:most|some|much|part|many|a lot|half) of)|"

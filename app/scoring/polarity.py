@@ -87,11 +87,14 @@ _FREE_AFTER = r"free\b(?!\s+(?:up|to|from|memory|them|it|the|its|their|space|buf
 # (not 'free slots', 'the buffer is free': what is free there is available).
 COSTLESS = (rf"(?:(?:comes?|came|coming|get|gets|got) )?for\s+free\b(?!\s+(?:slots?|pages?|blocks?|space|memory)\b)|"
             r"(?:basically|essentially|almost|practically|totally|completely|entirely|virtually|effectively|pretty much)\s+free\b|"
+            # the idioms: 'it's basically a free lunch', 'a free win'
+            r"(?<!\bno )(?<!\bthe )(?:an? )?free (?:lunch|win|ride|upgrade|speedup)\b|"
             r"free\s+(?:in|of)\s+(?:terms of\s+)?(?:compute|communication|memory|time|speed|latency|cost|charge|overhead|accuracy)\b")
 # Phrases with a negation word that negate nothing: 'no matter how large N is', 'not only X'.
 NOT_NEGATIONS = re.compile(
     # a cost denied is a cost: 'stage 3 is not free in communication', 'it isn't free'
     rf"(?:\bnot|n't|\bnever)\s+(?:(?:really|entirely|completely|totally|exactly|quite|actually|always|so|that|come|comes|for)\s+){{0,3}}{_FREE_AFTER}|"
+    r"\bno free (?:lunch|ride|win)\b|"  # 'there is no free lunch': a cost
     r"\b(?:no matter|(?:does|do|did)(?:n'?t| not) matter (?=how|what|which|whether|if)|not only|not just|no doubt|whether or not|if not more|not least|nothing but|no longer than|with or without|"
     # the other side of a comparison: 'uses less memory than one without'
     r"(?:than|compared (?:with|to)|versus|vs) (?:a |an |the |one |those |ones |it |them |models? |runs? )?without)\b|"

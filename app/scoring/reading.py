@@ -36,9 +36,11 @@ _NOT_AFTER += r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bbeen)(?<!
 _NOT_AFTER += r"(?<!\bum)(?<!\buh)(?<!\berm)(?<!\ber)"
 # Fillers between the pause and the word that opens the next claim ('..., um, and ...') belong to the pause.
 _PAUSES = r"(?:(?:um+|uh+|erm|er)\b,?\s+)*"
+# Unpunctuated 'then' before a verb is an adverb of the clause it sits in: 'because the GPU then has fewer multiplications'.
+_ADVERB_THEN = r"then\s+(?:has|have|had|is|are|was|were|does|do|did|gets|get|needs|can|will|must|becomes|only|just)\b"
 _CLAUSE_SPLIT = re.compile(
     # (after a comma, any word may end the clause: 'matmuls you can never get rid of, so ...')
-    rf"(?<![\s,]),\s*{_PAUSES}(?=(?:{_MARKERS})\b)|(?=\s){_NOT_AFTER}(?<![\s,])\s+{_PAUSES}(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
+    rf"(?<![\s,]),\s*{_PAUSES}(?=(?:{_MARKERS})\b)|(?=\s){_NOT_AFTER}(?<![\s,])\s+{_PAUSES}(?!{_ADVERB_THEN})(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
     re.I,
 )
 
