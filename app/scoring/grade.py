@@ -1780,7 +1780,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # not close to the claim at all
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[refs_here[int(sims_m.argmax())]]
-        if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
+        # ('no need to track p99 separately' says the claim's 'the average is enough', it does not deny it)
+        if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False) and not (m_enough and _NO_NEED.search(w.text)):  # against the part of the claim it speaks to
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
@@ -1871,11 +1872,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         # ... and how much of a thing it says there is ('a big speedup' where the correction says 'little speedup')
         own_size = bool(alt_text) and not w.negated and bool(_sized(w.text, _BIG) & (_sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons))))
-        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size):
+        # ... and that something suffices, said as a need denied ('no need to track p99 separately' for '... is enough')
+        own_enough = m_enough and bool(_NO_NEED.search(w.text))
+        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_enough):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
         # group of whole layers')
-        if structure == 0 and not (own_scope or own_size) and not any(follows_order(content_words(w.text), seq, alternative)
+        if structure == 0 and not (own_scope or own_size or own_enough) and not any(follows_order(content_words(w.text), seq, alternative)
                                       for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -2796,8 +2799,9 @@ _LIMITED = re.compile(r"\b(?:top[- ]?(?:k|\d+|one|two|three)|one or two|two or t
 # 'you still have to check the accuracy').
 _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for)\b|\bwhatever\b|\bregardless\b|\bby itself\b|\bon its own\b|"
                      r"\b(?:can|may) (?:safely )?be (?:safely )?assumed\b")  # '... can be assumed unchanged': no check needed
-_REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
+_REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )(?<!\bno )(?<!n't )(?<!\bnot )(?<!\bnever )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
+_NO_NEED = re.compile(r"\b(?:no need (?:to|for)|(?:don'?t|do not|doesn'?t|does not|never) (?:really |even )?need (?:to )?|needn'?t|unnecessary)\b")
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
 _TOWARD = ("toward", "towards", "close to", "approaches", "approach", "tends to")  # 'shrinks toward zero'
 # ("the more streams, the faster": a trend stated outright, no hedge)
