@@ -1833,7 +1833,10 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             correct = max(correct, float(sims[i, corr_ref]))
         # A structural match (the claim's roles or its distinctive concept) carries a claim that
         # the embeddings alone cannot tell from the correct one; otherwise it must be clearly closer.
-        margin = tuning.misconception_margin if structure == 0 else -tuning.misconception_margin
+        # A change of what the correction says stays the same ('far fewer arithmetic operations' where
+        # the correction says 'keeps the same arithmetic') is the claim's own structure.
+        own_change = bool(alt_text) and not w.negated and bool(_moved_things(w.text) & _kept_things(alt_text) - _kept_things(w.text) - _same_things(w.text))
+        margin = tuning.misconception_margin if structure == 0 and not own_change else -tuning.misconception_margin
         if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
         # (with no correction, the closest checkpoint stands for it: 'saves memory without any extra compute'
@@ -1874,11 +1877,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         own_size = bool(alt_text) and not w.negated and bool(_sized(w.text, _BIG) & (_sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons))))
         # ... and that something suffices, said as a need denied ('no need to track p99 separately' for '... is enough')
         own_enough = m_enough and bool(_NO_NEED.search(w.text))
-        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_enough):
+        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_enough or own_change):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
         # group of whole layers')
-        if structure == 0 and not (own_scope or own_size or own_enough) and not any(follows_order(content_words(w.text), seq, alternative)
+        if structure == 0 and not (own_scope or own_size or own_enough or own_change) and not any(follows_order(content_words(w.text), seq, alternative)
                                       for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -1904,6 +1907,26 @@ _SMALL = r"little|small|tiny|negligible|minor|marginal|no|limited|modest"
 def _sized(text: str, sizes: str) -> set[str]:
     """The things ``text`` gives a size of that kind: 'you get a big speedup straight away' -> {'speedup'}."""
     return {root(x.group(1)) for x in re.finditer(rf"\b(?:{sizes})\s+([a-z][\w-]*)", text) if x.group(1) not in STOPWORDS}
+
+
+def _kept_things(text: str) -> set[str]:
+    """What ``text`` says stays as it is: 'fusion keeps the same arithmetic' -> {'arith'}, 'the FLOPs
+    stay the same' -> {'flop'}."""
+    out = {root(x.group(1)) for x in re.finditer(r"\b(?:keeps?|keeping|kept|leaves?|leaving|does|do|did|is|are|performs?|with) (?:exactly |just )?the same (?:amount of |number of )?([a-z][\w-]*)", text)}
+    out |= {root(x.group(1)) for x in re.finditer(r"\b([a-z][\w-]*) (?:stays?|stayed|remains?|remained|is|are) (?:exactly |roughly |about )?(?:the same|unchanged)\b", text)}
+    return {x for x in out if x not in STOPWORDS}
+
+
+def _moved_things(text: str) -> set[str]:
+    """What ``text`` says goes up or down: the word after each word of more or less ('far fewer
+    arithmetic operations' -> {'arith'})."""
+    return {root(after[0]) for d in ("up", "down") for m in _DIRECTION[d].finditer(text)
+            if (after := content_words(_PER_WHAT.sub(" ", text[m.end():])))}
+
+
+def _same_things(text: str) -> set[str]:
+    """The things ``text`` says 'the same' of: 'same FLOPs, less memory traffic' -> {'flop'}."""
+    return {root(after[0]) for m in _DIRECTION["same"].finditer(text) if (after := content_words(text[m.end():]))}
 
 
 def _counted_things(text: str) -> set[str]:
@@ -2686,7 +2709,7 @@ def _subject_keys(point: str, subjects: frozenset[str], matcher: TermMatcher) ->
 
 # A likeness: 'like tensor parallelism', 'just like DDP', 'as in data parallelism', 'the same as X';
 # what follows it in a claim, and what a clause opens on after it ('unlike X, it ...' too).
-_LIKE = r"as in|as with|the same as|similar to|(?:just |exactly |much )?"
+_LIKE = r"as in|as with|the same (?:thing )?as|similar to|equivalent to|identical to|(?:just |exactly |much )?"
 _LIKENESS = re.compile(rf"\b(?:{_LIKE}like)\s+([^,;:.!?()]{{1,60}})")
 _AFTER_LIKENESS = re.compile(rf"\b(?:{_LIKE}(?:like|unlike))\s+$")
 
