@@ -3041,3 +3041,95 @@ def test_the_setting_of_every_answer_is_not_what_a_claim_says(grader):
     assert grader.grade(q, "Activation checkpointing is a memory optimisation for training.").misconceptions == []
     said = "Activation checkpointing is when you save the model weights to disk every few thousand steps so training can resume."
     assert [m.id for m in grader.grade(q, said).misconceptions] == ["means-saving-weights"]
+
+
+@pytest.mark.parametrize("said, flagged", [
+    # 'a big speedup' where the correction says 'little speedup' is the claim's own
+    ("Pruning: zero out 80% of the individual weights, and because the GPU then has 80% fewer multiplications to do, "
+     "you get a big speedup straight away.", True),
+    ("With 2:4 structured pruning you get a big speedup because the sparse Tensor Cores skip the zeros.", False),
+    ("Unstructured pruning only shrinks the file; dense kernels still multiply the zeros, so there is no big speedup.", False),
+])
+def test_a_size_against_the_corrections_size_is_the_claims_own(grader, bank, said, flagged):
+    got = {m.id for m in grader.grade(bank.get("train-vs-infer-optimization"), said).misconceptions}
+    assert ("unstructured-pruning-speeds-up" in got) is flagged
+
+
+def test_zero_as_a_value_is_no_absolute_and_then_before_a_verb_stays_in_its_clause():
+    from app.scoring.grade import _ABSOLUTE
+
+    assert not _ABSOLUTE.search("zeroing arbitrary individual weights makes it faster")
+    assert not _ABSOLUTE.search("if we prune half the weights to zero with magnitude pruning")
+    assert _ABSOLUTE.search("the bubble drops to zero") and _ABSOLUTE.search("it costs zero extra memory")
+    assert len(read_answer("and because the GPU then has 80% fewer multiplications to do, you get a big speedup")) == 1
+    assert len(read_answer("we run the forward pass then we all-reduce the gradients")) == 2
+
+
+def test_a_sentence_opening_on_it_speaks_of_what_the_sentence_before_opened_on(grader):
+    from app.scoring.grade import _resolve_it
+
+    said = "Activation checkpointing stores a few activations and regenerates the rest, so activation memory drops a lot. It's basically a free win."
+    assert _resolve_it(read_answer(said), grader.matcher)[-1].startswith("activation checkpointing is basically a free win")
+    # not where that sentence opens on no concept
+    said = "We tried a few tricks on the cluster last year, and activation memory dropped. It helps a lot."
+    assert _resolve_it(read_answer(said), grader.matcher)[-1].startswith("it helps")
+
+
+@pytest.mark.parametrize("text, denies", [
+    ("it is basically a free lunch", True), ("checkpointing is a free win", True),
+    ("there is no free lunch here", False), ("the free lunch is over", False),
+])
+def test_a_free_lunch_denies_a_cost(text, denies):
+    from app.scoring.polarity import negated
+
+    assert negated(text) is denies
+
+
+def test_a_negated_minimal_claim_against_a_positive_checkpoint_needs_no_extra_margin(grader):
+    """With no correction, the closest checkpoint is the right version: a clause that denies the cost
+    the checkpoint states ('none of the stages cost any extra communication') says the claim."""
+    from app.bank.loader import load_bank
+
+    q = load_bank("eval/content").get("evalq-zero-sharding")
+    said = ("um zero is deep speed's thing where you shard the optimizer states then gradients and then parameters and the nice part "
+            "is none of the stages cost any extra communication compared to normal data parallel even stage three it's the same traffic")
+    assert "zero3-no-extra-comm" in {m.id for m in grader.grade(q, said).misconceptions}
+    right = "Stage 3 is not free: it all-gathers the parameters before every layer and costs about 1.5x the communication of data parallelism."
+    assert "zero3-no-extra-comm" not in {m.id for m in grader.grade(q, right).misconceptions}
+
+
+def test_a_clause_that_points_back_to_the_wrong_claims_noun_stands_with_it(grader, bank):
+    said = "All-reduce gathers the partial results onto one master GPU, rank 0, which adds them up; that GPU then has the complete output."
+    got = grader.grade(bank.get("allreduce-deep-dive"), said)
+    assert [m.id for m in got.misconceptions] == ["allreduce-is-reduce-to-root"]
+    assert {c.id: c.state for c in got.checkpoints}["allreduce-semantics"] == "missed"
+
+
+def test_no_need_for_something_says_that_something_else_is_enough(grader):
+    q = Question.model_validate({
+        "id": "slo", "title": "Latency SLOs", "topic": "t", "prompt": "Which latency metrics would you set SLOs on for an LLM service?",
+        "checkpoints": [{"id": "tails", "text": "Set the SLOs on tail percentiles such as p95 or p99 of time to first token and time per output token."}],
+        "misconceptions": [{"id": "average-enough", "text": "An SLO on average latency is enough, because the tail latency follows from the average."}]})
+    said = "The main SLO is mean latency per request; if the average is healthy the tail generally follows, so there's no need to track p99 separately."
+    assert [m.id for m in grader.grade(q, said).misconceptions] == ["average-enough"]
+    right = "You need to track p99 as well: the average is not enough, because a few slow requests hide behind a healthy mean."
+    assert grader.grade(q, right).misconceptions == []
+
+
+@pytest.mark.parametrize("said, flagged", [
+    # a change of what the correction says stays the same ('keeps the same arithmetic')
+    ("When you fuse conv, batchnorm and ReLU, the fused kernel performs far fewer arithmetic operations than the three separate ones.", True),
+    ("Same FLOPs, less memory traffic: the fused kernel keeps the intermediates in registers.", False),
+])
+def test_a_change_of_what_stays_the_same_is_the_claim(grader, bank, said, flagged):
+    got = {m.id for m in grader.grade(bank.get("train-vs-infer-optimization"), said).misconceptions}
+    assert ("fusion-reduces-flops" in got) is flagged
+
+
+def test_reading_x_as_y_reports_a_view_and_the_same_thing_as_likens():
+    from app.scoring.grade import _LIKENESS
+
+    assert read_answer("A lot of people read occupancy as how busy the GPU is.")[0].reported
+    assert read_answer("People often confuse occupancy with utilization.")[0].reported
+    assert not read_answer("We read the data from disk.")[0].reported
+    assert _LIKENESS.search("occupancy is the same thing as the utilization figure")
