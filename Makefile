@@ -33,6 +33,10 @@ eval: install
 	@echo "== fresh-seed"; $(BIN)/coach eval eval/gold/fresh-seed.jsonl
 	@echo "== fresh-minimal"; $(BIN)/coach eval --content eval/content eval/gold/fresh-minimal.jsonl
 	@echo "== fresh-newq"; $(BIN)/coach eval --content eval/content-fresh eval/gold/fresh-newq.jsonl
+	@for f in fresh2-seed fresh3-seed fresh3-mixed-bank fresh4-seed; do echo "== $$f"; $(BIN)/coach eval eval/gold/$$f.jsonl || exit 1; done
+	@echo "== fresh2-minimal"; $(BIN)/coach eval --content eval/content eval/gold/fresh2-minimal.jsonl
+	@echo "== fresh3-mixed-fresh"; $(BIN)/coach eval --content eval/content-fresh eval/gold/fresh3-mixed-fresh.jsonl
+	@for n in 2 3 4; do echo "== fresh$$n-newq"; $(BIN)/coach eval --content eval/content-fresh$$n eval/gold/fresh$$n-newq.jsonl || exit 1; done
 	$(BIN)/python scripts/semeval.py
 	$(BIN)/python scripts/adversarial.py
 	$(BIN)/python scripts/invariance.py
