@@ -3043,16 +3043,20 @@ def test_the_setting_of_every_answer_is_not_what_a_claim_says(grader):
     assert [m.id for m in grader.grade(q, said).misconceptions] == ["means-saving-weights"]
 
 
-@pytest.mark.parametrize("said, flagged", [
+@pytest.mark.parametrize("mid, said, flagged", [
     # 'a big speedup' where the correction says 'little speedup' is the claim's own
-    ("Pruning: zero out 80% of the individual weights, and because the GPU then has 80% fewer multiplications to do, "
-     "you get a big speedup straight away.", True),
-    ("With 2:4 structured pruning you get a big speedup because the sparse Tensor Cores skip the zeros.", False),
-    ("Unstructured pruning only shrinks the file; dense kernels still multiply the zeros, so there is no big speedup.", False),
+    ("unstructured-pruning-speeds-up", "Pruning: zero out 80% of the individual weights, and because the GPU then has 80% fewer "
+     "multiplications to do, you get a big speedup straight away.", True),
+    ("unstructured-pruning-speeds-up", "With 2:4 structured pruning you get a big speedup because the sparse Tensor Cores skip the zeros.", False),
+    ("unstructured-pruning-speeds-up", "Unstructured pruning only shrinks the file; dense kernels still multiply the zeros, so there is no big speedup.", False),
+    # a change of what the correction says stays the same ('keeps the same arithmetic')
+    ("fusion-reduces-flops", "When you fuse conv, batchnorm and ReLU, the fused kernel performs far fewer arithmetic operations than the "
+     "three separate ones.", True),
+    ("fusion-reduces-flops", "Same FLOPs, less memory traffic: the fused kernel keeps the intermediates in registers.", False),
 ])
-def test_a_size_against_the_corrections_size_is_the_claims_own(grader, bank, said, flagged):
+def test_a_size_or_a_change_against_the_correction_is_the_claims_own(grader, bank, mid, said, flagged):
     got = {m.id for m in grader.grade(bank.get("train-vs-infer-optimization"), said).misconceptions}
-    assert ("unstructured-pruning-speeds-up" in got) is flagged
+    assert (mid in got) is flagged
 
 
 def test_zero_as_a_value_is_no_absolute_and_then_before_a_verb_stays_in_its_clause():
@@ -3114,16 +3118,6 @@ def test_no_need_for_something_says_that_something_else_is_enough(grader):
     assert [m.id for m in grader.grade(q, said).misconceptions] == ["average-enough"]
     right = "You need to track p99 as well: the average is not enough, because a few slow requests hide behind a healthy mean."
     assert grader.grade(q, right).misconceptions == []
-
-
-@pytest.mark.parametrize("said, flagged", [
-    # a change of what the correction says stays the same ('keeps the same arithmetic')
-    ("When you fuse conv, batchnorm and ReLU, the fused kernel performs far fewer arithmetic operations than the three separate ones.", True),
-    ("Same FLOPs, less memory traffic: the fused kernel keeps the intermediates in registers.", False),
-])
-def test_a_change_of_what_stays_the_same_is_the_claim(grader, bank, said, flagged):
-    got = {m.id for m in grader.grade(bank.get("train-vs-infer-optimization"), said).misconceptions}
-    assert ("fusion-reduces-flops" in got) is flagged
 
 
 def test_reading_x_as_y_reports_a_view_and_the_same_thing_as_likens():
