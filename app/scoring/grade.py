@@ -1720,8 +1720,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_each = any(_EACH.search(t) for t in m_canons)  # 'each GPU ... its traffic grows'
     m_all_things = _all_things(m_canon)
     # 'all the experts' where the right version (the correction, else a checkpoint) limits them ('the top-k experts')
-    m_some_only = m_all and bool(_limited_things(alt_text) if alt_text else set().union(
-        *(_limited_things(clean_for_matching(t, matcher)) for t in cp_texts)) & _all_things(m_canon))
+    limited = _limited_things(alt_text) if alt_text else set().union(*(_limited_things(clean_for_matching(t, matcher)) for t in cp_texts))
+    m_some_only = m_all and bool(limited & m_all_things)
     overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
