@@ -895,7 +895,7 @@ def test_a_reported_mistake_runs_to_the_reply():
         "The opposite mistake is thinking you then only need memory for the active experts: you don't, all of them stay resident. "
         "You sometimes hear that all-reduce traffic grows with the GPU count."
     )]
-    assert [r for _, r in flags] == [True, True, False, True], flags
+    assert [r for _, r in flags] == [True, True, True, False, True], flags
 
 
 def test_a_correction_takes_back_a_consequence_with_its_premise_in_writing_only():
@@ -3109,15 +3109,19 @@ def test_a_clause_that_points_back_to_the_wrong_claims_noun_stands_with_it(grade
     assert {c.id: c.state for c in got.checkpoints}["allreduce-semantics"] == "missed"
 
 
-def test_no_need_for_something_says_that_something_else_is_enough(grader):
+def test_no_need_is_no_requirement(grader):
+    """'No need to track p99' requires nothing ('you need pinned memory' does); and denying the need
+    for what the claim says is enough ('no need to track average latency') is no claim."""
+    from app.scoring.grade import _REQUIRES
+
+    assert not _REQUIRES.search("so there is no need to track p99 separately") and _REQUIRES.search("you need pinned memory")
     q = Question.model_validate({
         "id": "slo", "title": "Latency SLOs", "topic": "t", "prompt": "Which latency metrics would you set SLOs on for an LLM service?",
         "checkpoints": [{"id": "tails", "text": "Set the SLOs on tail percentiles such as p95 or p99 of time to first token and time per output token."}],
         "misconceptions": [{"id": "average-enough", "text": "An SLO on average latency is enough, because the tail latency follows from the average."}]})
-    said = "The main SLO is mean latency per request; if the average is healthy the tail generally follows, so there's no need to track p99 separately."
-    assert [m.id for m in grader.grade(q, said).misconceptions] == ["average-enough"]
-    right = "You need to track p99 as well: the average is not enough, because a few slow requests hide behind a healthy mean."
-    assert grader.grade(q, right).misconceptions == []
+    for right in ("There's no need to track average latency; set the SLO on p99 time to first token and time per output token.",
+                  "You need to track p99 as well: the average is not enough, because a few slow requests hide behind a healthy mean."):
+        assert grader.grade(q, right).misconceptions == [], right
 
 
 def test_reading_x_as_y_reports_a_view_and_the_same_thing_as_likens():
@@ -3127,3 +3131,40 @@ def test_reading_x_as_y_reports_a_view_and_the_same_thing_as_likens():
     assert read_answer("People often confuse occupancy with utilization.")[0].reported
     assert not read_answer("We read the data from disk.")[0].reported
     assert _LIKENESS.search("occupancy is the same thing as the utilization figure")
+
+
+@pytest.mark.parametrize("qid, said, mid", [
+    # a take-back only opens a sentence: a 'no' inside a claim is its negation
+    ("evalq-zero-sharding", "ZeRO stage 3 has, actually, no extra communication compared with data parallelism.", "zero3-no-extra-comm"),
+    # a passing mention of another topic at the end of a clause about the claim's subject hands nothing on
+    ("train-vs-infer-optimization", "Fusion is what I'd reach for after quantization, and it speeds things up mainly by reducing the FLOPs.",
+     "fusion-reduces-flops"),
+    # a dummy 'it' stands for nothing before it
+    ("train-vs-infer-optimization", "Quantization to INT8 clips outliers and rounds values. It never hurts to run a calibration set first.", None),
+    # 'more arithmetic per byte' is a ratio, not a change of the arithmetic
+    ("train-vs-infer-optimization", "Kernel fusion means more arithmetic per byte of memory traffic and fewer launches.", None),
+])
+def test_the_reviewed_edges_of_this_sessions_readings(grader, bank, qid, said, mid):
+    from app.bank.loader import load_bank
+
+    q = bank.get(qid) if not qid.startswith("evalq-") else load_bank("eval/content").get(qid)
+    got = {m.id for m in grader.grade(q, said).misconceptions}
+    if mid is None:
+        assert not got, got
+    else:
+        assert mid in got, got
+
+
+@pytest.mark.parametrize("text, reported", [
+    ("The classic trap with async copies is pageable memory, so pin the host buffer.", False),
+    ("Arithmetic intensity is usually described as the FLOPs a kernel does per byte it moves.", False),
+    ("This point is usually called the ridge point.", False),
+    ("A common mix-up is to think the stages all-reduce their activations.", True),
+])
+def test_naming_and_pitfalls_are_not_reported_views(text, reported):
+    assert read_answer(text)[0].reported is reported
+
+
+def test_plus_and_then_split_where_a_new_claim_starts():
+    assert len(read_answer("Calibration doesn't retrain the weights plus the scales come from a few hundred samples")) == 2
+    assert len(read_answer("pipeline stages do not all reduce then only send activations point to point")) == 2

@@ -509,6 +509,11 @@ _IT = re.compile(r"^((?:(?:and|so|but|then|also|plus|because|since|where|while)\
                  r"if\b|when\b|whenever\b|once\b|the\b|an?\b|you\b|we\b|i\b|they\b|it\b|its\b|their\b|your\b|our\b|each\b|every\b|there\b))")
 
 
+# 'It never hurts to check', 'it pays to', 'it makes sense to': an 'it' that stands for nothing before it.
+_DUMMY_IT = re.compile(r"^(?:(?:and|so|but|also)\s+)*it(?:'s| is)?\s+(?:(?:never|always|often|usually|really|also)\s+)?"
+                       r"(?:does(?:n'?t| not)\s+)?(?:hurts?|pays?|helps? to|worth|makes? sense|takes?|depends|seems|turns? out|means|is (?:important|worth|easy|hard))\b")
+
+
 def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | None = None) -> list[str]:
     """Each clause's canonical text, with an opening 'it' (or 'that', 'this') replaced by the one concept the clause
     before (in the same or the previous sentence) names, at its start.
@@ -530,7 +535,7 @@ def _resolve_it(clauses: list[Clause], matcher: TermMatcher, texts: list[str] | 
         found = _concepts_at(out[i - 1], matcher)
         # Only an unambiguous antecedent: 'PP has a bubble; it shrinks ...' may mean either.
         key = found[0][1] if len({key for _, key in found}) == 1 and _opens_on(out[i - 1], found[0][0]) else None
-        if key is None and clauses[i].sentence != clauses[i - 1].sentence:
+        if key is None and clauses[i].sentence != clauses[i - 1].sentence and not _DUMMY_IT.match(out[i]):
             # A sentence that opens on 'it' may speak of what the sentence before opened on, when none
             # of that sentence's later clauses opens on a concept of its own ('Checkpointing stores a
             # few activations and regenerates the rest, so memory drops. It's basically a free win.').
@@ -1780,8 +1785,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # not close to the claim at all
         # Polarity of the closest phrasing of the wrong claim: 'X does not Y' vs 'X never Y'.
         ref_text = ref_texts[refs_here[int(sims_m.argmax())]]
-        # ('no need to track p99 separately' says the claim's 'the average is enough', it does not deny it)
-        if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False) and not (m_enough and _NO_NEED.search(w.text)):  # against the part of the claim it speaks to
+        if _opposes(w, _reference_clauses(ref_text, matcher), scoped=False):  # against the part of the claim it speaks to
             continue  # 'fusion does not mainly cut FLOPs' rejects the claim; 'never fully busy' too
         nxt = windows_by_clause.get(w.clauses[-1] + 1)
         if nxt is not None and nxt.negated and _CONTRAST_START.match(nxt.text):
@@ -1875,13 +1879,11 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         # ... and how much of a thing it says there is ('a big speedup' where the correction says 'little speedup')
         own_size = bool(alt_text) and not w.negated and bool(_sized(w.text, _BIG) & (_sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons))))
-        # ... and that something suffices, said as a need denied ('no need to track p99 separately' for '... is enough')
-        own_enough = m_enough and bool(_NO_NEED.search(w.text))
-        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_enough or own_change):
+        if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_change):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
         # group of whole layers')
-        if structure == 0 and not (own_scope or own_size or own_enough or own_change) and not any(follows_order(content_words(w.text), seq, alternative)
+        if structure == 0 and not (own_scope or own_size or own_change) and not any(follows_order(content_words(w.text), seq, alternative)
                                       for seq in (m_seq, content_words(clean_for_matching(ref_text, matcher)))):
             continue  # the window states the correct version, with the roles the right way round
         if sim > best:
@@ -1921,7 +1923,7 @@ def _moved_things(text: str) -> set[str]:
     """What ``text`` says goes up or down: the word after each word of more or less ('far fewer
     arithmetic operations' -> {'arith'})."""
     return {root(after[0]) for d in ("up", "down") for m in _DIRECTION[d].finditer(text)
-            if (after := content_words(_PER_WHAT.sub(" ", text[m.end():])))}
+            if (after := content_words(_PER_WHAT.sub(" ", text[m.end():]))) and not re.match(r"\s*(?:\w+\s+){0,2}?per\b", text[m.end():])}
 
 
 def _same_things(text: str) -> set[str]:
@@ -2022,7 +2024,8 @@ def _what_follows_from(wrong: set[int], clauses: list[Clause], windows: list[_Wi
         named = _subjects(text.get(c, ""), matcher)
         while nxt < len(clauses) and nxt in text and nxt not in wrong and (clauses[nxt].sentence == clauses[c].sentence or (
                 # 'onto one master GPU, which adds them up; that GPU then has the complete output': what it points back to
-                nxt == c + 1 and clauses[nxt].sentence == clauses[c].sentence + 1 and _points_back(text[nxt], text.get(c, "")))):
+                nxt == c + 1 and clauses[nxt].sentence == clauses[c].sentence + 1 and re.search(r"[;:]", answer[clauses[c].end:clauses[nxt].start])
+                and _points_back(text[nxt], text.get(c, "")))):
             t = text[nxt]
             if _REASON.match(t) and not (_subjects(t, matcher) & topics) - named:
                 nxt += 1  # the claim's reason, which may be true, and then what is drawn from both
@@ -2042,7 +2045,7 @@ def _points_back(clause: str, before: str) -> bool:
     """Whether a clause opens on 'that' / 'this' / 'the same' and a noun the clause before says
     ('that GPU then has the complete output' after '... onto one master GPU')."""
     m = re.match(r"(?:(?:and|so|then)\s+)?(?:that|this|the same|this same|such an?)\s+([a-z][\w-]*)", clause)
-    return bool(m) and m.group(1) not in STOPWORDS and root(m.group(1)) in {root(x) for x in re.findall(r"[a-z][\w-]*", before)}
+    return bool(m) and not re.search(r"\b(?:actually|really|instead|rather|but|should|wrong)\b", clause) and m.group(1) not in STOPWORDS and root(m.group(1)) in {root(x) for x in re.findall(r"[a-z][\w-]*", before)}
 
 
 def _what_it_spells_out(wrong: set[int], clauses: list[Clause], windows: list[_Window], topics: frozenset[str], matcher: TermMatcher,
@@ -2149,7 +2152,9 @@ def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: se
         return True
     # ... or that ends on it, as what comes next is about ('the biggest thing is quantization: you convert the weights to INT8')
     last = next(((pos, key) for pos, key in reversed(found) if key in topics), None)
-    return last is not None and unclaimed(last[1]) and not content_words(before.text[last[0]:])[1:] and not before.negated
+    return last is not None and unclaimed(last[1]) and not content_words(before.text[last[0]:])[1:] and not before.negated \
+        and not any(not unclaimed(key) for _, key in found if key != last[1]) \
+        and bool(re.search(r"\b(?:is|are|was|were)\s+(?:(?:the|a|an|probably|definitely|clearly|really|just)\s+)?$", before.text[:last[0]]))
 
 
 def _sentence_opening(w: _Window, by_clause: dict[int, _Window]) -> "_Window | None":
@@ -2824,7 +2829,6 @@ _ENOUGH = re.compile(r"\b(?:is|are|was) (?:enough|sufficient)|\benough (?:to|for
                      r"\b(?:can|may) (?:safely )?be (?:safely )?assumed\b")  # '... can be assumed unchanged': no check needed
 _REQUIRES = re.compile(r"(?<!\bonly )(?<!\bjust )(?<!\ball you )(?<!\bno )(?<!n't )(?<!\bnot )(?<!\bnever )\b(?:needs?|needed|must|requires?|required|has to|have to)\b|"
                        r"\bonly (?:works|helps|if|when)\b")  # 'you just need X' says X suffices
-_NO_NEED = re.compile(r"\b(?:no need (?:to|for)|(?:don'?t|do not|doesn'?t|does not|never) (?:really |even )?need (?:to )?|needn'?t|unnecessary)\b")
 _NOT_BUT = re.compile(r"\b(?:only|just|but|except|merely)\b")
 _TOWARD = ("toward", "towards", "close to", "approaches", "approach", "tends to")  # 'shrinks toward zero'
 # ("the more streams, the faster": a trend stated outright, no hedge)

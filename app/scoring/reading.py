@@ -24,7 +24,7 @@ _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?;]+(?=
 # broadcast' joins two things in one claim.)
 _MARKERS = (
     r"but|however|whereas|although|though|while|so(?!\s+(?:much|many|few|little|far)\b)|because|since|and then|then|which means|that means|"
-    r"meaning|okay|ok|alright|anyway|also|plus(?!\s+(?:a|an|the|some|its|their|another|extra|any)\b)|first|firstly|second|secondly|third|next|finally|"
+    r"meaning|okay|ok|alright|anyway|also|plus(?!\s+(?:a|an)\b)|first|firstly|second|secondly|third|next|finally|"
     # ('that is' as 'i.e.' is set off by a comma or a colon; 'it is not the bulb that is damaged' is one claim)
     r"on the other hand|in contrast|for example|for instance|e\.g\.|that is(?=\s*[,:])|and that|and also|and so"
 )
@@ -37,7 +37,7 @@ _NOT_AFTER += r"(?<!\bum)(?<!\buh)(?<!\berm)(?<!\ber)"
 # Fillers between the pause and the word that opens the next claim ('..., um, and ...') belong to the pause.
 _PAUSES = r"(?:(?:um+|uh+|erm|er)\b,?\s+)*"
 # Unpunctuated 'then' before a verb is an adverb of the clause it sits in: 'because the GPU then has fewer multiplications'.
-_ADVERB_THEN = r"then\s+(?:has|have|had|is|are|was|were|does|do|did|gets|get|needs|can|will|must|becomes|only|just)\b"
+_ADVERB_THEN = r"then\s+(?:has|had|gets|needs|becomes)\b"
 _CLAUSE_SPLIT = re.compile(
     # (after a comma, any word may end the clause: 'matmuls you can never get rid of, so ...')
     rf"(?<![\s,]),\s*{_PAUSES}(?=(?:{_MARKERS})\b)|(?=\s){_NOT_AFTER}(?<![\s,])\s+{_PAUSES}(?!{_ADVERB_THEN})(?=(?:{_MARKERS})\b)|,\s+{_PAUSES}(?=and\s)|\s+-\s+|\s*:\s+|\s+\(\s*|\s*\)(?=\s|$)\s*",
@@ -53,7 +53,7 @@ _BARE_VERB = r"(?:it|they|that|this|he|she|we|you)\s+(?:does|do|did|is|are|was|w
 # A self-correction: the words before it are taken back, the words after it stand.
 # Markers that take back a claim outright ('actually no', 'scratch that'), unlike a repair that
 # swaps a word ('a shard, sorry, a slice') or an apology ('Sorry, I'm nervous').
-_OUTRIGHT = (r"no,? wait|wait,? no|no,? no|actually,? no|scratch that|correction|let me correct (?:that|myself)|i take that back|"
+_OUTRIGHT = (r"no wait|wait no|no no|actually no|(?:(?<=^)|(?<=[.!?]\s))(?:no,\s*wait|wait,\s*no|no,\s*no|actually,\s*no)\b|scratch that|correction|let me correct (?:that|myself)|i take that back|"
              # 'Layout doesn't matter for speed, well actually it does, ...': a bare 'it does' or
              # 'it doesn't' after 'actually' turns the claim round
              r"(?:(?:well|oh|hmm|um|uh|no)[,\s]+)?actually(?=,?\s+" + _BARE_VERB + r"(?:n't|\s+not)?\s*(?:[,.;:!?]|$))|"
@@ -181,9 +181,12 @@ _REPORTED = re.compile(
     r"(?:a |the )?naive (?:view|answer|reading|picture|take)|"
     r"(?:it'?s|it is|it was|is|are) (?:often |sometimes |commonly |widely |usually )?(?:said|claimed|assumed|believed|thought)|"
     # 'it is sometimes described as a property of the GPU' (not 'the ratio is called the ridge point')
-    r"(?:it'?s|it is|it was|is|are|gets|get) (?:often|sometimes|commonly|widely|usually|wrongly|mistakenly|incorrectly) (?:described|called|presented|treated|framed|portrayed|explained)|"
-    r"(?:a |the )?(?:common|popular|usual|naive|classic|frequent|typical) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
-    r"misreading|misunderstanding|myth|mix-?up|confusion|error|pitfall|trap)|"
+    r"(?:it'?s|it is|it was|is|are|gets|get) (?:sometimes|wrongly|mistakenly|incorrectly) (?:described|presented|treated|framed|portrayed|explained)|"
+    r"(?:it'?s|it is|it was|is|are|gets|get) (?:wrongly|mistakenly|incorrectly) called|"
+    r"(?:a |the )?(?:common|popular|usual|naive|classic) (?:claim|belief|assumption|view|idea|story|mistake|misconception|"
+    r"misreading|misunderstanding|myth)|"
+    # 'a common mix-up is to think ...' (not 'the classic trap with async copies is pageable memory')
+    r"(?:common|usual|classic|frequent|typical) (?:mix-?up|confusion|error|pitfall|trap) (?:is|would be) (?:to (?:think|assume|believe|say)|thinking|believing|assuming|that)|"
     # a belief the speaker has since dropped: 'I first thought each GPU sends its whole tensor, but ...'
     r"i (?:first|initially|originally|once|used to) (?:thought|think|believed|believe|assumed|assume)|"
     r"(?:at first|initially|originally) i (?:thought|believed|assumed)|"
