@@ -1604,13 +1604,16 @@ def _direction_of_word(word: str) -> str | None:
 _PER_WHAT = re.compile(r"\bper[- ][\w-]+")
 
 
-def _changed(text: str, *, before: bool = False) -> set[str]:
+def _changed(text: str, *, before: bool = False, kinds: Sequence[str] = tuple(_DIRECTION), ratios: bool = True) -> set[str]:
     """What a stated change is of: the word after each word of direction ('more precise' -> precis,
     'lowers the per-request cost' -> cost); with ``before``, the word before it where none follows
-    ('makes the bubble smaller' -> bubbl)."""
+    ('makes the bubble smaller' -> bubbl). ``kinds``: which directions ('down', 'up', 'same');
+    without ``ratios``, a ratio is no change of its first word ('more arithmetic per byte')."""
     out = set()
-    for rx in _DIRECTION.values():
-        for m in rx.finditer(text):
+    for kind in kinds:
+        for m in _DIRECTION[kind].finditer(text):
+            if not ratios and re.match(r"\s*(?:\w+\s+){0,2}?per\b", text[m.end():]):
+                continue
             after = content_words(_PER_WHAT.sub(" ", text[m.end() :]))
             if after:
                 out.add(root(after[0]))  # 'precise' and 'precision' alike
@@ -1725,8 +1728,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     m_each = any(_EACH.search(t) for t in m_canons)  # 'each GPU ... its traffic grows'
     m_all_things = _all_things(m_canon)
     # 'all the experts' where the right version (the correction, else a checkpoint) limits them ('the top-k experts')
-    limited = _limited_things(alt_text) if alt_text else set().union(*(_limited_things(clean_for_matching(t, matcher)) for t in cp_texts))
+    cp_canons = [clean_for_matching(t, matcher) for t in cp_texts]  # the checkpoints, each the right version where no correction is
+    limited = _limited_things(alt_text) if alt_text else set().union(*(_limited_things(t) for t in cp_canons))
     m_some_only = m_all and bool(limited & m_all_things)
+    # What the correction says stays as it is ('keeps the same arithmetic'), and what it says is small
+    # where no phrasing of the claim does ('little speedup').
+    alt_kept = _kept_things(alt_text) if alt_text else set()
+    alt_small = _sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons)) if alt_text else set()
     overclaim_only = m_absolute and not _ABSOLUTE.search(alt_text or "")
     # The claim's subject, and the things its correction says the claim really describes
     # ('assigning whole layers to GPUs is pipeline parallelism').
@@ -1744,6 +1752,8 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
     # The concepts the claim's subject stands beside: its siblings, and what the correction names
     # ('all-reduce belongs to tensor parallelism and to data-parallel gradient sync').
     claimed = set().union(*(_subjects(t, matcher) for t in m_canons))
+    said_first = _concepts_at(m_canon, matcher)
+    claim_opens_on = frozenset({said_first[0][1]} if said_first and _opens_on(m_canon, said_first[0][0]) else ())
     # ... and what the claim likens its subject to ('ZeRO splits each layer's computation like
     # tensor parallelism'): a clause that opens on that and never names the subject is right about it.
     likened = set().union(*(_likened(t, matcher) for t in m_canons))
@@ -1808,7 +1818,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
             continue  # 'pruning reduces the number of FLOPs' is said of pruning, not of kernel fusion
         if _about_another_subject(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, other_subjects, matcher):
             continue  # 'pipeline parallelism puts whole layers on GPUs' is right about pipeline parallelism
-        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher, m_canon, frozenset(claimed),
+        if _inherits_another_topic(w, windows_by_clause.get(w.clauses[0] - 1), m_subjects, topics, matcher, claim_opens_on, frozenset(claimed),
                                    _sentence_opening(w, windows_by_clause)):
             continue  # 'quantization moves weights to INT8, so ... the math is faster' is said of quantization
         if contrasted and not _speaks_of(w, naming, m_subjects, matcher):
@@ -1819,7 +1829,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # the claim says 'faster on the GPU'; the point about another subject does not count:
         # all-reduce is right for tensor parallelism, and still the mark of a pipeline claim)
         near_keys = _subject_keys(cp_texts[k_near], frozenset(m_subjects), matcher) - m_subjects if cp_texts else frozenset()
-        structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (clean_for_matching(cp_texts[k_near], matcher) if cp_texts else None),
+        structure = _structure(w, m_bind, m_all_keys, m_words, alt_text or (cp_canons[k_near] if cp_texts else None),
                                matcher, m_own, m_absolute, counts, near_keys)
         if structure < 0:
             continue  # the window states the correct version (roles, or the right mechanism)
@@ -1839,13 +1849,13 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # the embeddings alone cannot tell from the correct one; otherwise it must be clearly closer.
         # A change of what the correction says stays the same ('far fewer arithmetic operations' where
         # the correction says 'keeps the same arithmetic') is the claim's own structure.
-        own_change = bool(alt_text) and not w.negated and bool(_moved_things(w.text) & _kept_things(alt_text) - _kept_things(w.text) - _same_things(w.text))
+        own_change = not w.negated and bool(_changed(w.text, kinds=("up", "down"), ratios=False) & alt_kept - _kept_things(w.text) - _changed(w.text, kinds=("same",)))
         margin = tuning.misconception_margin if structure == 0 and not own_change else -tuning.misconception_margin
         if structure == 0 and sim >= tuning.misconception_close_sim and alt_text and not w.words & alt_only:
             margin = 0.0  # all but a restatement of the claim, and none of the correction's own words
         # (with no correction, the closest checkpoint stands for it: 'saves memory without any extra compute'
         # against 'trades compute for memory: about one extra forward pass')
-        near_polarity = alt_text is None and m_negated and bool(cp_texts) and not polarity.negated(clean_for_matching(cp_texts[k_near], matcher))
+        near_polarity = alt_text is None and m_negated and bool(cp_texts) and not polarity.negated(cp_canons[k_near])
         if structure == 0 and (by_polarity or near_polarity) and w.negated == m_negated and not _NOT_BUT.search(w.text):
             # Where the claim and its correction differ in polarity ('INT8 never loses accuracy'
             # against '... can cost accuracy'), a clause with the claim's polarity ('you don't lose any
@@ -1865,7 +1875,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         # ... and its direction ('more precise' where the correction says 'less precise'), of the same thing ('more range' is not)
         # (with no correction, the closest checkpoint is the right version: 'the cache costs memory that grows')
         opposite = by_direction or (bool(m_dir) and alt_text is None and bool(cp_texts)
-                                    and direction(clean_for_matching(cp_texts[k_near], matcher)) not in (None, m_dir))
+                                    and direction(cp_canons[k_near]) not in (None, m_dir))
         own_direction = opposite and direction(w.text) == m_dir and bool(_changed_things(w.text, matcher) & m_changed) and w.negated == m_negated
         # ... and how many of a thing it speaks of ('onto one master GPU' where the correction says 'every GPU')
         # (or, where the right version names only some of them, 'every one of them' for the claim's 'all the experts')
@@ -1878,7 +1888,7 @@ def _detect_misconception(m, windows, sims, cp_sim, m_refs, corr_ref, matcher, t
         if says_own and all(_is_direction_word(x) for x in says_own) and not _changed(w.text, before=True) & m_things:
             says_own = set()  # 'lowers the cost per request' is not 'lowers the latency': a change of something the claim never names
         # ... and how much of a thing it says there is ('a big speedup' where the correction says 'little speedup')
-        own_size = bool(alt_text) and not w.negated and bool(_sized(w.text, _BIG) & (_sized(alt_text, _SMALL) - set().union(*(_sized(t, _SMALL) for t in m_canons))))
+        own_size = not w.negated and bool(_sized(w.text, _BIG) & alt_small)
         if not says_own and not (overclaims or own_roles or own_polarity or own_direction or own_scope or own_size or own_change):
             continue  # on the topic, but says nothing the wrong claim says and the right one does not ('never', 'at all' do)
         # (in the claim's order, or in that of the phrasing it is closest to: 'each GPU runs its own
@@ -1917,18 +1927,6 @@ def _kept_things(text: str) -> set[str]:
     out = {root(x.group(1)) for x in re.finditer(r"\b(?:keeps?|keeping|kept|leaves?|leaving|does|do|did|is|are|performs?|with) (?:exactly |just )?the same (?:amount of |number of )?([a-z][\w-]*)", text)}
     out |= {root(x.group(1)) for x in re.finditer(r"\b([a-z][\w-]*) (?:stays?|stayed|remains?|remained|is|are) (?:exactly |roughly |about )?(?:the same|unchanged)\b", text)}
     return {x for x in out if x not in STOPWORDS}
-
-
-def _moved_things(text: str) -> set[str]:
-    """What ``text`` says goes up or down: the word after each word of more or less ('far fewer
-    arithmetic operations' -> {'arith'})."""
-    return {root(after[0]) for d in ("up", "down") for m in _DIRECTION[d].finditer(text)
-            if (after := content_words(_PER_WHAT.sub(" ", text[m.end():]))) and not re.match(r"\s*(?:\w+\s+){0,2}?per\b", text[m.end():])}
-
-
-def _same_things(text: str) -> set[str]:
-    """The things ``text`` says 'the same' of: 'same FLOPs, less memory traffic' -> {'flop'}."""
-    return {root(after[0]) for m in _DIRECTION["same"].finditer(text) if (after := content_words(text[m.end():]))}
 
 
 def _counted_things(text: str) -> set[str]:
@@ -1971,6 +1969,13 @@ def _modifier_parts(text: str, claim_words: Container[str]) -> set[str]:
 _SETTING_WORDS = frozenset(content_words("model models train training network networks"))
 
 
+@memo_for_short(1000, 8192)
+def _word_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """Each word of ``text`` as a content word ('' for a stopword), with the word after it."""
+    words = [(content_words(x) or [""])[0] for x in re.findall(r"[a-z0-9][a-z0-9'-]*", text)]
+    return tuple(zip(words, words[1:] + [""]))
+
+
 def _said_of_other_things(text: str, claims: Sequence[str], claim_words: Container[str]) -> set[str]:
     """Words that every phrasing of the claim says right before a word of its own ('its full
     tensor') and ``text`` says only right before another word the claim never says ('continues
@@ -1981,14 +1986,10 @@ def _said_of_other_things(text: str, claims: Sequence[str], claim_words: Contain
     >>> sorted(_said_of_other_things("each gpu sends the full buffer", ["each gpu sends its full tensor"], {"full", "tensor", "buffer"}))
     []
     """
-    def pairs(t: str) -> list[tuple[str, str]]:
-        words = [(content_words(x) or [""])[0] for x in re.findall(r"[a-z0-9][a-z0-9'-]*", t)]
-        return list(zip(words, words[1:] + [""]))
-
-    here = pairs(text)
+    here = _word_pairs(text)
     out = set()
     for x in {a for a, _ in here if a in claim_words}:
-        followers = {b for t in claims for a, b in pairs(t) if a == x}
+        followers = {b for t in claims for a, b in _word_pairs(t) if a == x}
         said = {b for a, b in here if a == x}
         if followers and "" not in followers and "" not in said and not said & followers and not said & set(claim_words):
             out.add(x)
@@ -2123,12 +2124,14 @@ def _siblings_apart(first: str, then: str, matcher: TermMatcher) -> bool:
 
 
 def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: set[str], topics: set[str], matcher: TermMatcher,
-                            m_canon: str = "", claimed: frozenset[str] = frozenset(), opening: "_Window | None" = None) -> bool:
+                            claim_opens_on: frozenset[str] = frozenset(), claimed: frozenset[str] = frozenset(),
+                            opening: "_Window | None" = None) -> bool:
     """Whether a clause that names none of the rubric's topics ('so the model is smaller and the
     math is faster') goes on from one in its sentence about another topic than the wrong claim's.
-    ``claimed``: the concepts any phrasing of the claim names; ``opening``: the sentence's first
-    clause, which, opening on the claim's subject, makes the sentence about it ('Kernel fusion is the
-    other big one: when TensorRT fuses conv and ReLU, ... so there are fewer FLOPs')."""
+    ``claim_opens_on``: the concept the claim opens on, if any; ``claimed``: the concepts any
+    phrasing of the claim names; ``opening``: the sentence's first clause, which, opening on the
+    claim's subject, makes the sentence about it ('Kernel fusion is the other big one: when TensorRT
+    fuses conv and ReLU, ... so there are fewer FLOPs')."""
     if not m_subjects or len(w.clauses) != 1 or before is None or before.sentence != w.sentence:
         return False
     if opening is not None and opening is not before:
@@ -2141,9 +2144,7 @@ def _inherits_another_topic(w: _Window, before: "_Window | None", m_subjects: se
     # A concept deep in the claim that is no topic of the rubric ('GPU' in 'zeroing weights makes GPU
     # inference faster') is its setting: a clause that names it may still go on about its sentence's
     # topic, where no phrasing of the claim names that topic.
-    found = _concepts_at(m_canon, matcher)
-    opening = {found[0][1]} if found and _opens_on(m_canon, found[0][0]) else set()
-    if named & m_subjects & opening:
+    if named & m_subjects & claim_opens_on:
         return False
     strict = not named & m_subjects
     found = _concepts_at(before.text, matcher)
